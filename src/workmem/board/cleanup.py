@@ -1,0 +1,194 @@
+"""Organize Memory and Single-session archive (seed 001).
+
+Organize deletes idle placeholder rows and marks overdue active rows stale; it never
+archives and never deletes a row with a snapshot or a reference. Archive moves a finished
+session under ``memory/archive/<id>/`` as one transaction: the archive index and the moved
+snapshot are written first, the board row is removed last, and any failure puts back
+what was already done.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from .. import clock
+from ..errors import ConflictError, UsageError
+from ..files.tables import format_row
+from .context import BoardContext
+from .lifecycle import SessionResult
+from .model import ACTIVE, IDLE, STALE, BoardRow, check_session_id, join_references
+from .snapshot import continues_from
+
+
+@dataclass
+class OrganizeReport:
+    deleted_idle: list[str] = field(default_factory=list)
+    marked_stale: list[str] = field(default_factory=list)
+    kept_active: list[str] = field(default_factory=list)
+    protected: dict[str, list[str]] = field(default_factory=dict)
+    inconsistent: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "deleted_idle": self.deleted_idle,
+            "marked_stale": self.marked_stale,
+            "kept_active": self.kept_active,
+            "protected": self.protected,
+            "inconsistent": self.inconsistent,
+        }
+
+
+def inbound_references(ctx: BoardContext, rows: list[BoardRow]) -> dict[str, list[str]]:
+    """Who references each session: Referenced By, plus Continues From of other snapshots.
+
+    The snapshot side is the seed's fallback for continuations recorded halfway.
+    """
+    inbound: dict[str, list[str]] = {row.session_id: list(row.references) for row in rows}
+    for row in rows:
+        if not ctx.has_snapshot(row.session_id):
+            continue
+        for source in continues_from(ctx.snapshot_text(row.session_id) or ""):
+            refs = inbound.setdefault(source, [])
+            if row.session_id not in refs:
+                refs.append(row.session_id)
+    return inbound
+
+
+def organize(ctx: BoardContext, stale_days: int | None = None) -> OrganizeReport:
+    days = ctx.settings.board.stale_days if stale_days is None else stale_days
+    if days < 0:
+        raise UsageError("--stale-days must be zero or more")
+    cutoff = ctx.now() - timedelta(days=days)
+    report = OrganizeReport()
+    with ctx.index.transaction() as board:
+        rows = board.rows()
+        inbound = inbound_references(ctx, rows)
+        for row in rows:
+            refs = inbound.get(row.session_id, [])
+            if row.status == IDLE:
+                if refs:
+                    report.protected[row.session_id] = refs
+                elif ctx.has_snapshot(row.session_id):
+                    report.inconsistent[row.session_id] = (
+                        "idle row has a session snapshot; resolve by hand "
+                        "(update it to active, or archive it) before organizing deletes it"
+                    )
+                else:
+                    board.remove(row.session_id)
+                    report.deleted_idle.append(row.session_id)
+            elif row.status == ACTIVE:
+                if refs:
+                    report.protected[row.session_id] = refs
+                    continue
+                overdue = _older_than(row.updated_at, cutoff)
+                meaningful = ctx.has_snapshot(row.session_id) or row.has_meaningful_summary
+                if overdue and meaningful:
+                    row.status = STALE
+                    board.put(row)  # Updated At stays: it dates the last real work
+                    report.marked_stale.append(row.session_id)
+                else:
+                    report.kept_active.append(row.session_id)
+            elif refs:
+                report.protected[row.session_id] = refs
+    return report
+
+
+def _older_than(stamp: str, cutoff: datetime) -> bool:
+    try:
+        return clock.parse_timestamp(stamp) < cutoff
+    except UsageError:
+        return False  # an unreadable date is never a reason to change a row
+
+
+def _archive_index(row: BoardRow, archived_at: str, has_session: bool) -> str:
+    fields = [
+        ("Session ID", row.session_id),
+        ("Agent Name", row.agent_name),
+        ("Topic", row.topic),
+        ("Summary", row.summary),
+        ("Keywords", row.keywords),
+        ("Original Status", row.status),
+        ("Referenced By", row.referenced_by),
+        ("Started At", row.started_at),
+        ("Updated At", row.updated_at),
+        ("Archived At", archived_at),
+    ]
+    lines = [f"# Archived Session: {row.session_id}", "", "## Metadata", ""]
+    lines += [format_row(["Field", "Value"]), "|---|---|"]
+    lines += [format_row([name, value]) for name, value in fields]
+    lines += ["", "## Files", "", "- Session: ./session.md" if has_session else "- None"]
+    return "\n".join(lines) + "\n"
+
+
+def archive_session(ctx: BoardContext, session_id: str) -> SessionResult:
+    """Single-session archive: all fourteen steps of the seed, as one transaction."""
+    check_session_id(session_id)
+    snapshot_path = ctx.workspace.snapshot_file(session_id)
+    folder = ctx.workspace.archived_session_dir(session_id)
+    with ctx.index.transaction() as board:
+        row = board.require(session_id)
+        has_snapshot = snapshot_path.is_file()
+        inbound = inbound_references(ctx, board.rows()).get(session_id, [])
+        if inbound:
+            raise ConflictError(
+                f"{session_id} is still referenced by {', '.join(inbound)}; release those "
+                f"references first (workmem session release {session_id} --as ID)"
+            )
+        if not has_snapshot:
+            # Steps 3 and 10: nothing retained to archive, so the row is deleted instead.
+            board.remove(session_id)
+            return SessionResult(
+                "delete",
+                session_id,
+                row,
+                files=[ctx.store.show(ctx.index.path)],
+                notes=[
+                    "no snapshot: the row was deleted instead of archived "
+                    f"(was {row.status}; topic {row.topic!r}; summary {row.summary!r})"
+                ],
+            )
+        if folder.exists():
+            raise ConflictError(f"{ctx.store.show(folder)} already exists; nothing was changed")
+        sources = continues_from(ctx.snapshot_text(session_id) or "")
+        archived_at = clock.stamp(ctx.now())
+        index_file = folder / "index.md"
+        moved_to = folder / "session.md"
+
+        def undo_archive() -> None:
+            if moved_to.exists() and not snapshot_path.exists():
+                try:
+                    ctx.store.move(moved_to, snapshot_path)
+                except Exception:
+                    return  # keep the archive folder: it holds the only copy
+            shutil.rmtree(folder, ignore_errors=True)
+
+        board.on_rollback(undo_archive)
+        folder.mkdir(parents=True)
+        with ctx.store.lock(index_file):
+            ctx.store.write_text(index_file, _archive_index(row, archived_at, True))
+        with ctx.store.lock(snapshot_path):
+            ctx.store.move(snapshot_path, moved_to)
+        released = []
+        for source_id in sources:
+            source = board.get(source_id)
+            if source is not None and session_id in source.references:
+                source.referenced_by = join_references(
+                    [r for r in source.references if r != session_id]
+                )
+                board.put(source)
+                released.append(source_id)
+        board.remove(session_id)
+    notes = [f"released reference on {s}" for s in released]
+    return SessionResult(
+        "archive",
+        session_id,
+        row,
+        files=[
+            ctx.store.show(index_file),
+            ctx.store.show(moved_to),
+            ctx.store.show(ctx.index.path),
+        ],
+        notes=notes,
+    )

@@ -1,0 +1,82 @@
+"""What every board workflow works with: the workspace, its settings, the store, the clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from .. import clock
+from ..config import Settings, load_settings
+from ..errors import WriteError
+from ..files.store import Store, atomic_write_bytes, read_bytes
+from ..platforms.runtime import default_agent_name, running_platform
+from ..root import Workspace, open_workspace
+from .index import BoardIndex
+from .model import check_agent_name
+
+
+@dataclass
+class BoardContext:
+    workspace: Workspace
+    settings: Settings
+    store: Store
+    index: BoardIndex
+    platform: str
+
+    @classmethod
+    def open(cls, root: str | Path | None = None, platform: str | None = None) -> BoardContext:
+        workspace = open_workspace(root)
+        settings = load_settings(workspace)
+        store = Store(workspace, lock_timeout=settings.board.lock_timeout)
+        return cls(
+            workspace=workspace,
+            settings=settings,
+            store=store,
+            index=BoardIndex(workspace, store),
+            platform=platform or running_platform(configured=settings.platform),
+        )
+
+    def now(self) -> datetime:
+        return clock.now()
+
+    def agent_name(self, override: str | None = None) -> str:
+        name = override or self.settings.agent_name or default_agent_name(self.platform)
+        return check_agent_name(name)
+
+    def snapshot_text(self, session_id: str) -> str | None:
+        current = self.store.read_text(self.workspace.snapshot_file(session_id))
+        return current[0] if current else None
+
+    def has_snapshot(self, session_id: str) -> bool:
+        return self.workspace.snapshot_file(session_id).is_file()
+
+    def write_snapshot(self, session_id: str, text: str) -> FileUndo:
+        """Write a snapshot (lock held, verified) and return how to take the write back."""
+        path = self.workspace.snapshot_file(session_id)
+        with self.store.lock(path):
+            undo = FileUndo(path, read_bytes(path))
+            current = self.store.read_text(path)
+            style = current[1] if current else None
+            if style is None:
+                self.store.write_text(path, text)
+            else:
+                self.store.write_text(path, text, style)
+        return undo
+
+
+@dataclass
+class FileUndo:
+    """The previous bytes of a file, to restore when a later step of a workflow fails."""
+
+    path: Path
+    previous: bytes | None
+
+    def restore(self) -> None:
+        try:
+            if self.previous is None:
+                self.path.unlink(missing_ok=True)
+            else:
+                atomic_write_bytes(self.path, self.previous)
+        except (OSError, WriteError):
+            pass  # best effort: the caller is already reporting the original failure

@@ -1,0 +1,181 @@
+"""Reading the board: list, show, and the doctor's consistency report (seed 001)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import clock
+from ..errors import FormatError, NotFoundError, UsageError
+from .context import BoardContext
+from .model import ACTIVE, IDLE, STALE, STATUSES, BoardRow, check_session_id
+from .snapshot import continues_from
+
+_STATUS_ORDER = {ACTIVE: 0, STALE: 1, IDLE: 2}
+
+
+def _relevance(row: BoardRow) -> tuple[int, int, str]:
+    """Meaningful rows first, idle placeholders last, newest first within each group."""
+    placeholder = 1 if row.is_placeholder else 0
+    return (placeholder, _STATUS_ORDER.get(row.status, 3), _desc(row.updated_at))
+
+
+def _desc(stamp: str) -> str:
+    # Invert digits so a plain ascending sort puts the newest timestamp first.
+    return "".join(chr(ord("9") - ord(c) + ord("0")) if c.isdigit() else c for c in stamp)
+
+
+def list_sessions(ctx: BoardContext, statuses: list[str] | None = None) -> list[BoardRow]:
+    for status in statuses or []:
+        if status not in STATUSES:
+            raise UsageError(f"unknown status {status!r}: use one of {', '.join(STATUSES)}")
+    rows = ctx.index.read().rows()
+    if statuses:
+        rows = [r for r in rows if r.status in statuses]
+    return sorted(rows, key=_relevance)
+
+
+@dataclass
+class SessionView:
+    session_id: str
+    row: BoardRow | None
+    snapshot: str | None
+    archived: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "session_id": self.session_id,
+            "row": self.row.to_dict() if self.row else None,
+            "snapshot": self.snapshot,
+            "archived": self.archived,
+        }
+
+
+def show_session(ctx: BoardContext, session_id: str) -> SessionView:
+    check_session_id(session_id)
+    row = ctx.index.read().get(session_id)
+    if row is not None:
+        return SessionView(session_id, row, ctx.snapshot_text(session_id), archived=False)
+    folder = ctx.workspace.archived_session_dir(session_id)
+    if folder.is_dir():
+        session = ctx.store.read_text(folder / "session.md")
+        index = ctx.store.read_text(folder / "index.md")
+        text = "\n".join(part[0] for part in (index, session) if part)
+        return SessionView(session_id, None, text or None, archived=True)
+    raise NotFoundError(f"session {session_id} is neither on the board nor archived")
+
+
+@dataclass
+class Finding:
+    kind: str
+    session_id: str | None
+    message: str
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"kind": self.kind, "session_id": self.session_id, "message": self.message}
+
+
+@dataclass
+class DoctorReport:
+    rows: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def healthy(self) -> bool:
+        return not self.findings
+
+    def add(self, kind: str, session_id: str | None, message: str) -> None:
+        self.findings.append(Finding(kind, session_id, message))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rows": self.rows,
+            "healthy": self.healthy,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+def doctor(ctx: BoardContext) -> DoctorReport:
+    """Every inconsistency between the board, the snapshots and the archive, without fixing."""
+    report = DoctorReport()
+    try:
+        rows = ctx.index.read().rows()
+    except FormatError as exc:
+        report.add("malformed-board", None, str(exc))
+        return report
+    report.rows = len(rows)
+    on_board = {}
+    for row in rows:
+        if row.session_id in on_board:
+            report.add("duplicate-row", row.session_id, "Session ID appears more than once")
+        on_board[row.session_id] = row
+        try:
+            check_session_id(row.session_id)
+        except UsageError:
+            report.add("invalid-id", row.session_id, "Session ID is not a safe lowercase ID")
+            continue
+        if row.status not in STATUSES:
+            report.add("invalid-status", row.session_id, f"status {row.status!r} is not known")
+        for name, stamp in (("Started At", row.started_at), ("Updated At", row.updated_at)):
+            try:
+                clock.parse_timestamp(stamp)
+            except UsageError:
+                report.add("invalid-time", row.session_id, f"{name} {stamp!r} is not a time")
+        has_file = ctx.has_snapshot(row.session_id)
+        if row.status == IDLE and has_file:
+            report.add("idle-with-snapshot", row.session_id, "idle row has a session snapshot")
+        if row.status in (ACTIVE, STALE) and not has_file:
+            report.add("row-without-snapshot", row.session_id, f"{row.status} row has no snapshot")
+    archived = (
+        {p.name for p in ctx.workspace.archive_dir.iterdir() if p.is_dir()}
+        if ctx.workspace.archive_dir.is_dir()
+        else set()
+    )
+    for row in on_board.values():
+        for ref in row.references:
+            if ref not in on_board:
+                where = "archived" if ref in archived else "unknown"
+                report.add(
+                    "dangling-reference",
+                    row.session_id,
+                    f"Referenced By lists {ref}, which is {where}",
+                )
+            elif ctx.has_snapshot(ref) and row.session_id not in continues_from(
+                ctx.snapshot_text(ref) or ""
+            ):
+                report.add(
+                    "one-sided-reference",
+                    row.session_id,
+                    f"Referenced By lists {ref}, but {ref}'s Continues From does not list it",
+                )
+        if ctx.has_snapshot(row.session_id):
+            try:
+                sources = continues_from(ctx.snapshot_text(row.session_id) or "")
+            except FormatError as exc:
+                report.add("unreadable-snapshot", row.session_id, str(exc))
+                continue
+            for source in sources:
+                if source in on_board and row.session_id not in on_board[source].references:
+                    report.add(
+                        "one-sided-reference",
+                        row.session_id,
+                        f"Continues From lists {source}, whose Referenced By does not list it",
+                    )
+                elif source not in on_board and source not in archived:
+                    report.add(
+                        "dangling-reference",
+                        row.session_id,
+                        f"Continues From lists {source}, which is unknown",
+                    )
+    if ctx.workspace.sessions_dir.is_dir():
+        for path in sorted(ctx.workspace.sessions_dir.glob("*.md")):
+            stem = path.name[: -len(".notes.md")] if path.name.endswith(".notes.md") else path.stem
+            if stem not in on_board and stem not in archived:
+                report.add(
+                    "file-without-row",
+                    stem,
+                    f"{ctx.store.show(path)} has no row on the board and is not archived",
+                )
+    for name in sorted(archived):
+        if not (ctx.workspace.archive_dir / name / "index.md").is_file():
+            report.add("archive-without-index", name, "archive folder has no index.md")
+    return report

@@ -1,0 +1,209 @@
+"""Registration and update: SessionStart, Manual Registration and Session Update (seed 001).
+
+Each workflow writes, re-reads and verifies before it returns; the Session ID is reported
+only after the row is verified on disk. When the second of two writes fails, the first is
+taken back, so a failed update never leaves a snapshot that the board does not match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .. import clock
+from ..errors import UsageError
+from .context import BoardContext
+from .model import (
+    ACTIVE,
+    DEFAULT_START_SUMMARY,
+    DEFAULT_TOPIC,
+    FALLBACK_MANUAL_SUMMARY,
+    IDLE,
+    NO_REFERENCE,
+    STATUSES,
+    BoardRow,
+    base_session_id,
+    check_session_id,
+    manual_keywords,
+    start_keywords,
+)
+from .snapshot import CURRENT_CONTEXT, SnapshotChange, render_template
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+
+
+@dataclass
+class SessionResult:
+    """Outcome of a board workflow: the row as verified, and what was written."""
+
+    action: str
+    session_id: str
+    row: BoardRow | None = None
+    files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "session_id": self.session_id,
+            "row": self.row.to_dict() if self.row else None,
+            "files": self.files,
+            "notes": self.notes,
+        }
+
+
+def allocate_id(ctx: BoardContext, taken: set[str], agent_name: str) -> str:
+    """``YYYY-MM-DD-HHMM-agent`` or the first free ``-2``, ``-3``…; never reused or guessed."""
+    base = base_session_id(ctx.now(), agent_name)
+    candidate, suffix = base, 1
+    while (
+        candidate in taken
+        or ctx.workspace.snapshot_file(candidate).exists()
+        or ctx.workspace.archived_session_dir(candidate).exists()
+    ):
+        suffix += 1
+        candidate = f"{base}-{suffix}"
+    return candidate
+
+
+def summary_from(text: str, limit: int = 200) -> str:
+    """One or two sentences of a context paragraph, for the board's Summary column."""
+    flat = " ".join(text.split())
+    sentences = [s for s in _SENTENCE_END.split(flat) if s]
+    summary = " ".join(sentences[:2]) if sentences else flat
+    return summary if len(summary) <= limit else summary[: limit - 1].rstrip() + "…"
+
+
+def start_session(ctx: BoardContext, agent_name: str | None = None) -> SessionResult:
+    """SessionStart registration: one idle row with default metadata, no snapshot."""
+    name = ctx.agent_name(agent_name)
+    now = clock.stamp(ctx.now())
+    with ctx.index.transaction() as board:
+        session_id = allocate_id(ctx, board.ids(), name)
+        row = BoardRow(
+            session_id=session_id,
+            agent_name=name,
+            topic=DEFAULT_TOPIC,
+            summary=DEFAULT_START_SUMMARY,
+            keywords=start_keywords(ctx.platform),
+            status=IDLE,
+            referenced_by=NO_REFERENCE,
+            started_at=now,
+            updated_at=now,
+        )
+        board.append(row)
+    return SessionResult("start", session_id, row, files=[ctx.store.show(ctx.index.path)])
+
+
+def register_session(
+    ctx: BoardContext,
+    *,
+    topic: str | None = None,
+    summary: str | None = None,
+    keywords: str | None = None,
+    context: str | None = None,
+    sections: list[tuple[str, str]] | None = None,
+    agent_name: str | None = None,
+) -> SessionResult:
+    """Manual registration: a new active row and its snapshot, both verified."""
+    name = ctx.agent_name(agent_name)
+    now = clock.stamp(ctx.now())
+    change = SnapshotChange()
+    if context:
+        change.add(CURRENT_CONTEXT, context)
+    for section, text in sections or []:
+        change.add(section, text)
+    if summary is None:
+        summary = summary_from(context) if context else FALLBACK_MANUAL_SUMMARY
+    if CURRENT_CONTEXT not in change.prose and summary != FALLBACK_MANUAL_SUMMARY:
+        change.add(CURRENT_CONTEXT, summary)
+    with ctx.index.transaction() as board:
+        session_id = allocate_id(ctx, board.ids(), name)
+        row = BoardRow(
+            session_id=session_id,
+            agent_name=name,
+            topic=(topic or DEFAULT_TOPIC).strip() or DEFAULT_TOPIC,
+            summary=summary,
+            keywords=keywords or manual_keywords(ctx.platform),
+            status=ACTIVE,
+            referenced_by=NO_REFERENCE,
+            started_at=now,
+            updated_at=now,
+        )
+        change.metadata = _metadata(row)
+        path = ctx.workspace.snapshot_file(session_id)
+        text = change.apply(render_template(_metadata(row)), path=ctx.store.show(path))
+        board.on_rollback(ctx.write_snapshot(session_id, text).restore)
+        board.append(row)
+    return SessionResult(
+        "register", session_id, row, files=[ctx.store.show(path), ctx.store.show(ctx.index.path)]
+    )
+
+
+def _metadata(row: BoardRow) -> dict[str, str]:
+    return {
+        "Session ID": row.session_id,
+        "Agent Name": row.agent_name,
+        "Topic": row.topic,
+        "Status": row.status,
+        "Started At": row.started_at,
+        "Updated At": row.updated_at,
+    }
+
+
+def update_session(
+    ctx: BoardContext,
+    session_id: str,
+    *,
+    topic: str | None = None,
+    summary: str | None = None,
+    keywords: str | None = None,
+    status: str | None = None,
+    change: SnapshotChange | None = None,
+) -> SessionResult:
+    """Session Update: merge the snapshot (create it if missing), then update the row."""
+    check_session_id(session_id)
+    if status is not None and status not in STATUSES:
+        raise UsageError(f"unknown status {status!r}: use one of {', '.join(STATUSES)}")
+    if status == IDLE:
+        raise UsageError("an updated session has a snapshot, so it cannot be idle; use active")
+    change = change or SnapshotChange()
+    now = clock.stamp(ctx.now())
+    with ctx.index.transaction() as board:
+        row = board.require(session_id)
+        if summary is None and row.summary in (DEFAULT_START_SUMMARY, FALLBACK_MANUAL_SUMMARY):
+            context = "\n".join(change.prose.get(CURRENT_CONTEXT, []))
+            if context:
+                summary = summary_from(context)
+        if summary is not None and CURRENT_CONTEXT not in change.prose:
+            change.add(CURRENT_CONTEXT, summary)
+        row.topic = topic.strip() if topic and topic.strip() else row.topic
+        row.summary = summary if summary is not None else row.summary
+        row.keywords = keywords if keywords is not None else row.keywords
+        row.status = status or ACTIVE
+        row.updated_at = now
+        change.metadata = _metadata(row)
+        path = ctx.workspace.snapshot_file(session_id)
+        existing = ctx.snapshot_text(session_id)
+        base = existing if existing is not None else render_template(_metadata(row))
+        text = change.apply(base, path=ctx.store.show(path))
+        board.on_rollback(ctx.write_snapshot(session_id, text).restore)
+        board.put(row)
+    notes = [] if existing is not None else ["snapshot created (none existed)"]
+    return SessionResult(
+        "update",
+        session_id,
+        row,
+        files=[ctx.store.show(path), ctx.store.show(ctx.index.path)],
+        notes=notes,
+    )
+
+
+__all__ = [
+    "SessionResult",
+    "allocate_id",
+    "register_session",
+    "start_session",
+    "summary_from",
+    "update_session",
+]

@@ -1,0 +1,114 @@
+"""Continue Memory and Release Reference: the two-sided link between sessions (seed 001).
+
+A continuation is recorded twice, on purpose: ``Continues From`` in the referencing
+snapshot (full context) and ``Referenced By`` on the source row (archive protection and
+quick lookup). Both sides are written under the board lock and verified; if either fails,
+neither is claimed.
+"""
+
+from __future__ import annotations
+
+from .. import clock
+from ..errors import ConflictError, NotFoundError, UsageError
+from .context import BoardContext
+from .lifecycle import SessionResult, register_session, update_session
+from .model import check_session_id, join_references
+from .snapshot import (
+    CONTINUES_FROM,
+    CURRENT_CONTEXT,
+    SnapshotChange,
+    continues_from,
+    remove_continues_from,
+)
+
+
+def continue_session(
+    ctx: BoardContext, source_id: str, *, as_id: str | None = None, context: str | None = None
+) -> SessionResult:
+    """Pick up work from ``source_id``; registers the current session first when it has no ID."""
+    check_session_id(source_id)
+    if as_id is not None:
+        check_session_id(as_id)
+        if as_id == source_id:
+            raise UsageError("a session cannot continue from itself")
+    with ctx.index.locked():
+        source = ctx.index.read().get(source_id)
+        if source is None:
+            archived = ctx.workspace.archived_session_dir(source_id).is_dir()
+            hint = " (it is archived)" if archived else ""
+            raise NotFoundError(f"source session {source_id} is not on the board{hint}")
+        intro = f"Continuing from {source_id}: {source.topic} — {source.summary}"
+        change = SnapshotChange()
+        change.add(CURRENT_CONTEXT, context or intro)
+        change.add(CONTINUES_FROM, source_id)
+        notes: list[str] = []
+        if as_id is None:
+            registered = register_session(
+                ctx,
+                topic=source.topic,
+                context=context or intro,
+                sections=[(CONTINUES_FROM, source_id)],
+            )
+            current_id = registered.session_id
+            notes.append(f"registered {current_id} first (no Memory Session ID was given)")
+        else:
+            current_id = as_id
+            update_session(ctx, current_id, change=change)
+        with ctx.index.transaction() as board:
+            source_row = board.require(source_id)
+            refs = source_row.references
+            if current_id not in refs:
+                refs.append(current_id)
+                source_row.referenced_by = join_references(refs)
+                board.put(source_row)
+            current = board.require(current_id)
+        text = ctx.snapshot_text(current_id) or ""
+        if source_id not in continues_from(text):
+            raise ConflictError(
+                f"continuation incomplete: {current_id}'s snapshot does not list {source_id}"
+            )
+    return SessionResult(
+        "continue",
+        current_id,
+        current,
+        files=[
+            ctx.store.show(ctx.workspace.snapshot_file(current_id)),
+            ctx.store.show(ctx.index.path),
+        ],
+        notes=[*notes, f"{source_id} Referenced By now lists {current_id}"],
+    )
+
+
+def release_reference(ctx: BoardContext, source_id: str, *, as_id: str) -> SessionResult:
+    """Remove ``as_id`` from the source's Referenced By and the source from its Continues From."""
+    check_session_id(source_id)
+    check_session_id(as_id)
+    now = clock.stamp(ctx.now())
+    note = f"[resolved] Released reference to {source_id} ({now})"
+    notes: list[str] = []
+    with ctx.index.transaction() as board:
+        current = board.require(as_id)
+        source = board.get(source_id)
+        if source is not None:
+            refs = [r for r in source.references if r != as_id]
+            if refs != source.references:
+                source.referenced_by = join_references(refs)
+                board.put(source)
+                notes.append(f"removed {as_id} from {source_id} Referenced By")
+        else:
+            notes.append(f"{source_id} is not on the board; only the snapshot was changed")
+        text = ctx.snapshot_text(as_id)
+        if text is not None and source_id in continues_from(text):
+            path = ctx.store.show(ctx.workspace.snapshot_file(as_id))
+            new_text = remove_continues_from(text, source_id, note, path=path)
+            board.on_rollback(ctx.write_snapshot(as_id, new_text).restore)
+            notes.append(f"removed {source_id} from {as_id} Continues From")
+        if not any(n.startswith("removed") for n in notes):
+            raise ConflictError(f"{as_id} does not reference {source_id}; nothing to release")
+    return SessionResult(
+        "release",
+        as_id,
+        current,
+        files=[ctx.store.show(ctx.index.path)],
+        notes=notes,
+    )

@@ -1,0 +1,128 @@
+"""The board's vocabulary: columns, statuses, default metadata and session IDs (seed 001)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from datetime import datetime
+
+from ..errors import UsageError
+
+COLUMNS = (
+    "Session ID",
+    "Agent Name",
+    "Topic",
+    "Summary",
+    "Keywords",
+    "Status",
+    "Referenced By",
+    "Started At",
+    "Updated At",
+)
+IDLE, ACTIVE, STALE = "idle", "active", "stale"
+STATUSES = (IDLE, ACTIVE, STALE)
+NO_REFERENCE = "-"
+
+DEFAULT_TOPIC = "未設定"
+DEFAULT_START_SUMMARY = "sessionStart 自動註冊，尚未整理主題。"
+FALLBACK_MANUAL_SUMMARY = "手動補註冊，已建立 session snapshot。"
+DEFAULT_SUMMARIES = frozenset({DEFAULT_START_SUMMARY, FALLBACK_MANUAL_SUMMARY, ""})
+
+BOARD_TITLE = "# Memory Index"
+MAX_ID_LENGTH = 120
+
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def start_keywords(platform: str) -> str:
+    return f"sessionStart, {platform}-agent"
+
+
+def manual_keywords(platform: str) -> str:
+    return f"manual-registration, {platform}-agent, session-snapshot"
+
+
+def check_session_id(value: str) -> str:
+    """Refuse any ID that could name a path outside ``memory/`` or break the table."""
+    if not value or len(value) > MAX_ID_LENGTH or not _NAME.match(value):
+        raise UsageError(
+            f"invalid session ID {value!r}: use lowercase letters, digits and single '-' only "
+            "(like 2026-05-25-1318-cursor-main-agent); nothing was written"
+        )
+    return value
+
+
+def check_agent_name(value: str) -> str:
+    if not value or len(value) > 60 or not _NAME.match(value):
+        raise UsageError(
+            f"invalid agent name {value!r}: use lowercase letters, digits and '-' "
+            "(like cursor-main-agent); nothing was written"
+        )
+    return value
+
+
+def base_session_id(moment: datetime, agent_name: str) -> str:
+    return f"{moment:%Y-%m-%d-%H%M}-{check_agent_name(agent_name)}"
+
+
+def split_references(value: str) -> list[str]:
+    """``"-"`` or ``"a, b"`` to ``["a", "b"]``; order kept, duplicates dropped."""
+    seen: list[str] = []
+    for part in value.replace("，", ",").split(","):
+        item = part.strip()
+        if item and item != NO_REFERENCE and item not in seen:
+            seen.append(item)
+    return seen
+
+
+def join_references(ids: list[str]) -> str:
+    return ", ".join(ids) if ids else NO_REFERENCE
+
+
+@dataclass
+class BoardRow:
+    session_id: str
+    agent_name: str
+    topic: str
+    summary: str
+    keywords: str
+    status: str
+    referenced_by: str
+    started_at: str
+    updated_at: str
+
+    @classmethod
+    def from_values(cls, values: list[str]) -> BoardRow:
+        return cls(*values)
+
+    def values(self) -> list[str]:
+        return [
+            self.session_id,
+            self.agent_name,
+            self.topic,
+            self.summary,
+            self.keywords,
+            self.status,
+            self.referenced_by,
+            self.started_at,
+            self.updated_at,
+        ]
+
+    @property
+    def references(self) -> list[str]:
+        return split_references(self.referenced_by)
+
+    @property
+    def is_referenced(self) -> bool:
+        return bool(self.references)
+
+    @property
+    def has_meaningful_summary(self) -> bool:
+        return self.summary.strip() not in DEFAULT_SUMMARIES
+
+    @property
+    def is_placeholder(self) -> bool:
+        return self.status == IDLE and self.topic.strip() in ("", DEFAULT_TOPIC)
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)

@@ -1,0 +1,228 @@
+"""Session snapshots ``memory/sessions/<id>.md``: the seed-001 template and its merge policy.
+
+A snapshot is an integrated working summary. Creating one fills the template; updating one
+re-reads the file and merges: list sections by item (``files.sections.merge_items``),
+prose by paragraph, the Metadata table by field. ``SnapshotChange.apply`` refuses to
+return a document that lost anything the old one held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..errors import FormatError, UsageError
+from ..files.sections import (
+    Document,
+    Section,
+    check_preserved,
+    merge_items,
+    merge_prose,
+    normalize_title,
+)
+from ..files.tables import TableDocument, format_row
+
+METADATA = "Metadata"
+CURRENT_CONTEXT = "Current Context"
+DECISIONS = "Decisions"
+FILES = "Files / Artifacts"
+OPEN_QUESTIONS = "Open Questions"
+NEXT_ACTIONS = "Next Actions"
+CONTINUES_FROM = "Continues From"
+SUPERSEDED = "Superseded / Resolved"
+
+#: The template's sections in order, with the hint text the template puts in each.
+TEMPLATE_HINTS: dict[str, str] = {
+    CURRENT_CONTEXT: "Summarize what has happened in this agent session so far.",
+    DECISIONS: "- List decisions already made.",
+    FILES: "- List files, folders, hooks, skills, or wiki pages created or changed.",
+    OPEN_QUESTIONS: "- List unresolved questions, or write `None`.",
+    NEXT_ACTIONS: "- List likely next steps, or write `None`.",
+    CONTINUES_FROM: (
+        "- List source Memory Session IDs this session continues from, or write `None`."
+    ),
+    SUPERSEDED: (
+        "- List replaced decisions, resolved questions, or completed/abandoned actions, "
+        "or write `None`."
+    ),
+}
+PROSE_SECTIONS = frozenset({normalize_title(CURRENT_CONTEXT)})
+METADATA_FIELDS = ("Session ID", "Agent Name", "Topic", "Status", "Started At", "Updated At")
+SECTION_ALIASES = {
+    "context": CURRENT_CONTEXT,
+    "decisions": DECISIONS,
+    "files": FILES,
+    "artifacts": FILES,
+    "questions": OPEN_QUESTIONS,
+    "next": NEXT_ACTIONS,
+    "continues": CONTINUES_FROM,
+    "superseded": SUPERSEDED,
+    "resolved": SUPERSEDED,
+}
+
+
+def canonical_section(name: str) -> str:
+    """Accept a template title in any case, or a short alias such as ``next``."""
+    key = normalize_title(name)
+    if key in SECTION_ALIASES:
+        return SECTION_ALIASES[key]
+    for title in (METADATA, *TEMPLATE_HINTS):
+        if normalize_title(title) == key:
+            return title
+    return name.strip()
+
+
+def _hints_for(title: str) -> list[str]:
+    hint = TEMPLATE_HINTS.get(canonical_section(title))
+    return [hint] if hint else []
+
+
+def render_template(metadata: Mapping[str, str]) -> str:
+    """A fresh snapshot with the template's hints, before any content is merged in."""
+    lines = [f"# Session: {metadata['Session ID']}", "", f"## {METADATA}", ""]
+    lines.append(format_row(["Field", "Value"]))
+    lines.append("|---|---|")
+    lines.extend(format_row([name, metadata.get(name, "")]) for name in METADATA_FIELDS)
+    # Lists start as the template's own "None"; only the prose section keeps its hint,
+    # and it is replaced by the first context merged in.
+    for title, hint in TEMPLATE_HINTS.items():
+        lines.extend(["", f"## {title}", "", hint if title == CURRENT_CONTEXT else "None"])
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class SnapshotChange:
+    """What one update brings to a snapshot; applied by the merge policy."""
+
+    metadata: dict[str, str] = field(default_factory=dict)
+    prose: dict[str, list[str]] = field(default_factory=dict)
+    items: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, section: str, text: str) -> None:
+        """Route text to a section: list sections take one item per line or bullet."""
+        title = canonical_section(section)
+        if normalize_title(title) == normalize_title(METADATA):
+            raise UsageError("the Metadata section is kept by workmem; use --topic or --status")
+        if normalize_title(title) in PROSE_SECTIONS:
+            self.prose.setdefault(title, []).append(text)
+            return
+        items = [line.strip() for line in text.split("\n") if line.strip()]
+        self.items.setdefault(title, []).extend(items)
+
+    def add_fragment(self, markdown: str) -> None:
+        """Take every ``##`` section of a markdown fragment (``--from-file``)."""
+        fragment = Document.parse(markdown)
+        if not fragment.sections:
+            raise UsageError("the file has no '## Section' headings to merge")
+        for section in fragment.sections:
+            if normalize_title(section.title) == normalize_title(METADATA):
+                continue
+            content = section.content()
+            if content:
+                self.add(section.title, content)
+
+    def is_empty(self) -> bool:
+        return not (self.prose or self.items)
+
+    def apply(self, text: str, *, path: str) -> str:
+        old = Document.parse(text)
+        if old.get(METADATA) is None:
+            raise FormatError(
+                "snapshot has no '## Metadata' section; fix it by hand, nothing was written",
+                path=path,
+            )
+        new = Document.parse(text)
+        _set_metadata(new.get(METADATA), self.metadata, path)  # type: ignore[arg-type]
+        for title, paragraphs in self.prose.items():
+            section = new.ensure(title)
+            for paragraph in paragraphs:
+                merge_prose(section, paragraph, _hints_for(title))
+        record: list[str] = []
+        for title, items in self.items.items():
+            changed = merge_items(new.ensure(title), items, _hints_for(title))
+            if normalize_title(title) != normalize_title(SUPERSEDED):
+                record.extend(f"{item} ({title})" for item in changed)
+        if record:
+            merge_items(new.ensure(SUPERSEDED), record, _hints_for(SUPERSEDED))
+        lost = check_preserved(old, new, hints=list(TEMPLATE_HINTS.values()), skip=[METADATA])
+        if lost:
+            raise FormatError(
+                "merge would drop " + "; ".join(lost) + "; nothing was written", path=path
+            )
+        return new.render()
+
+
+def _set_metadata(section: Section, values: Mapping[str, str], path: str) -> None:
+    body = "\n".join(section.body)
+    table = TableDocument.parse(body, expected_header=("Field", "Value"), path=path)
+    present = {r.values[0].casefold(): r for r in table.rows}
+    for name, value in values.items():
+        row = present.get(name.casefold())
+        if row is None:
+            table.append([name, value])
+        else:
+            table.set_value(row, "Value", value)
+    section.body = table.render().split("\n")
+    if table.trailing_newline and section.body and section.body[-1] == "":
+        section.body.pop()
+    if not section.body or section.body[-1].strip():
+        section.body.append("")
+
+
+def read_metadata(text: str) -> dict[str, str]:
+    doc = Document.parse(text)
+    section = doc.get(METADATA)
+    if section is None:
+        return {}
+    try:
+        table = TableDocument.parse("\n".join(section.body), expected_header=("Field", "Value"))
+    except FormatError:
+        return {}
+    return {r.values[0]: r.values[1] for r in table.rows}
+
+
+def section_items(text: str, title: str) -> list[str]:
+    section = Document.parse(text).get(title)
+    if section is None:
+        return []
+    hints = _hints_for(title)
+    from ..files.sections import is_placeholder
+
+    if is_placeholder(section, hints):
+        return []
+    return section.items()
+
+
+def continues_from(text: str) -> list[str]:
+    """Source session IDs listed under Continues From (markers and prose ignored)."""
+    ids: list[str] = []
+    for item in section_items(text, CONTINUES_FROM):
+        token = item.strip().strip("`").split()[0] if item.strip() else ""
+        if token.startswith("["):
+            continue
+        if token and token not in ids:
+            ids.append(token)
+    return ids
+
+
+def remove_continues_from(text: str, source_id: str, note: str, *, path: str) -> str:
+    """Drop one source from Continues From, recording the release under Superseded."""
+    doc = Document.parse(text)
+    section = doc.get(CONTINUES_FROM)
+    if section is not None:
+        kept = [
+            line
+            for block in section.blocks()
+            for line in block.lines
+            if not (block.is_item and block.text.strip().strip("`").split()[:1] == [source_id])
+        ]
+        while kept and not kept[-1].strip():
+            kept.pop()
+        while kept and not kept[0].strip():
+            kept.pop(0)
+        section.body = ["", *(kept or ["None"]), ""]
+    merge_items(doc.ensure(SUPERSEDED), [note], _hints_for(SUPERSEDED))
+    result = doc.render()
+    if source_id in continues_from(result):
+        raise FormatError(f"could not remove {source_id} from Continues From", path=path)
+    return result

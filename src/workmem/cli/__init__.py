@@ -1,0 +1,77 @@
+"""The ``workmem`` command line: a thin face over the library.
+
+Only the module of the command being run is imported, so ``workmem hook …`` and
+``workmem session start`` do not pay for the parsers and libraries of every other command.
+Each command module exposes ``register(subparsers, common)``; handlers return an exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+
+#: top-level command -> module that defines it (and one-line help for ``workmem --help``)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "session": ("workmem.cli.board_cmds", "the session board: start, register, update, …"),
+    "organize": ("workmem.cli.board_cmds", "delete idle rows and mark overdue sessions stale"),
+    "doctor": ("workmem.cli.board_cmds", "report inconsistencies between board and files"),
+}
+
+
+def common_options() -> argparse.ArgumentParser:
+    """Options every command takes, before or after the command name."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--root", default=argparse.SUPPRESS, help="memory root (default: discovered)"
+    )
+    common.add_argument(
+        "--now",
+        default=argparse.SUPPRESS,
+        help="act as at this time, 'YYYY-MM-DD HH:MM' (same as WORKMEM_NOW)",
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
+    )
+    return common
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    common = common_options()
+    parser = argparse.ArgumentParser(
+        prog="workmem",
+        description="Working memory for AI coding agents, kept in plain files.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"workmem {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules = (
+        [COMMANDS[only][0]] if only in COMMANDS else dict.fromkeys(m for m, _ in COMMANDS.values())
+    )
+    for module_name in modules:
+        importlib.import_module(module_name).register(subparsers, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in args_list if not a.startswith("-")), None)
+    parser = build_parser(first)
+    args = parser.parse_args(args_list)
+    if getattr(args, "now", None):
+        os.environ["WORKMEM_NOW"] = args.now
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    from .output import run_handler
+
+    return run_handler(handler, args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""Settings from ``workmem.toml``, with defaults for everything.
+
+Only the keys a feature reads are typed here; the whole parsed table stays available in
+``Settings.raw`` so later features add their own sections without touching the loader.
+``tomllib`` is imported only when the file exists, keeping hook start-up cheap.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import FormatError
+from .root import Workspace
+
+AGENT_NAME_ENV = "WORKMEM_AGENT_NAME"
+
+
+@dataclass(frozen=True)
+class BoardSettings:
+    stale_days: int = 14
+    lock_timeout: float = 10.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    agent_name: str | None = None
+    platform: str | None = None
+    board: BoardSettings = field(default_factory=BoardSettings)
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.raw.get(name, {})
+        return value if isinstance(value, dict) else {}
+
+
+def _typed(table: dict[str, Any], key: str, kind: type, default: Any, path: str) -> Any:
+    if key not in table:
+        return default
+    value = table[key]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise FormatError(f"setting {key!r} must be {kind.__name__}, got {value!r}", path=path)
+    return value
+
+
+def load_settings(workspace: Workspace) -> Settings:
+    path = workspace.config_file
+    raw: dict[str, Any] = {}
+    if path.is_file():
+        import tomllib
+
+        try:
+            raw = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise FormatError(f"invalid settings file: {exc}", path=str(path)) from None
+    board_table = raw.get("board", {})
+    if not isinstance(board_table, dict):
+        raise FormatError("[board] must be a table", path=str(path))
+    board = BoardSettings(
+        stale_days=_typed(board_table, "stale_days", int, BoardSettings.stale_days, str(path)),
+        lock_timeout=_typed(
+            board_table, "lock_timeout", float, BoardSettings.lock_timeout, str(path)
+        ),
+    )
+    agent_name = os.environ.get(AGENT_NAME_ENV) or _typed(raw, "agent_name", str, None, str(path))
+    platform = _typed(raw, "platform", str, None, str(path))
+    return Settings(agent_name=agent_name, platform=platform, board=board, raw=raw)

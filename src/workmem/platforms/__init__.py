@@ -1,0 +1,1 @@
+"""Agent platforms: which one is running, and what each expects of us."""
