@@ -1,0 +1,1 @@
+"""Working memory over time (seed 004): daily logs, events, threads, resumption, state."""
