@@ -49,8 +49,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str], int]] = [
     (
         "assignment",
         re.compile(
-            rf"(?i)\b{_SECRET_NAME}[\"']?\s*(?:=|:|=>)\s*(?P<q>[\"']?)(?P<value>[^\s\"',;]{{4,}})(?P=q)"
+            rf"(?i)\b{_SECRET_NAME}[\"']?\s*(?:=|:|=>)\s*(?P<q>[\"'])(?P<value>[^\"'\n]{{4,}})(?P=q)"
         ),
+        -1,
+    ),
+    (
+        "assignment",
+        re.compile(rf"(?i)\b{_SECRET_NAME}[\"']?\s*(?:=|:|=>)\s*(?P<value>[^\s\"',;]{{4,}})"),
         -1,
     ),
 ]

@@ -29,7 +29,7 @@ def normalize_title(title: str) -> str:
 def item_key(text: str) -> str:
     """Identity of an item for matching: its text without status marker, case or spacing."""
     core = strip_marker(text)[1]
-    core = core.strip().strip("`").rstrip(".。").strip()
+    core = core.strip().rstrip(".。").strip().strip("`").strip()
     return _SPACE.sub(" ", core).casefold()
 
 
@@ -176,9 +176,7 @@ def _matches(existing_key: str, new_key: str) -> bool:
     )
 
 
-def merge_items(
-    section: Section, new_items: Iterable[str], hints: Iterable[str] = ()
-) -> list[str]:
+def merge_items(section: Section, new_items: Iterable[str], hints: Iterable[str] = ()) -> list[str]:
     """Merge list items into a section by the merge policy; never removes an item.
 
     Returns the items whose status marker changed an existing item, so the caller can
