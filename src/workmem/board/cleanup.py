@@ -40,14 +40,17 @@ class OrganizeReport:
         }
 
 
-def inbound_references(ctx: BoardContext, rows: list[BoardRow]) -> dict[str, list[str]]:
+def inbound_references(
+    ctx: BoardContext, rows: list[BoardRow], snapshots: set[str] | None = None
+) -> dict[str, list[str]]:
     """Who references each session: Referenced By, plus Continues From of other snapshots.
 
     The snapshot side is the seed's fallback for continuations recorded halfway.
     """
     inbound: dict[str, list[str]] = {row.session_id: list(row.references) for row in rows}
+    snapshots = ctx.snapshot_ids() if snapshots is None else snapshots
     for row in rows:
-        if not ctx.has_snapshot(row.session_id):
+        if row.session_id not in snapshots:
             continue
         for source in continues_from(ctx.snapshot_text(row.session_id) or ""):
             refs = inbound.setdefault(source, [])
@@ -64,13 +67,14 @@ def organize(ctx: BoardContext, stale_days: int | None = None) -> OrganizeReport
     report = OrganizeReport()
     with ctx.index.transaction() as board:
         rows = board.rows()
-        inbound = inbound_references(ctx, rows)
+        snapshots = ctx.snapshot_ids()
+        inbound = inbound_references(ctx, rows, snapshots)
         for row in rows:
             refs = inbound.get(row.session_id, [])
             if row.status == IDLE:
                 if refs:
                     report.protected[row.session_id] = refs
-                elif ctx.has_snapshot(row.session_id):
+                elif row.session_id in snapshots:
                     report.inconsistent[row.session_id] = (
                         "idle row has a session snapshot; resolve by hand "
                         "(update it to active, or archive it) before organizing deletes it"
@@ -83,7 +87,7 @@ def organize(ctx: BoardContext, stale_days: int | None = None) -> OrganizeReport
                     report.protected[row.session_id] = refs
                     continue
                 overdue = _older_than(row.updated_at, cutoff)
-                meaningful = ctx.has_snapshot(row.session_id) or row.has_meaningful_summary
+                meaningful = row.session_id in snapshots or row.has_meaningful_summary
                 if overdue and meaningful:
                     row.status = STALE
                     board.put(row)  # Updated At stays: it dates the last real work

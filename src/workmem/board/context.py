@@ -8,8 +8,7 @@ from pathlib import Path
 
 from .. import clock
 from ..config import Settings, load_settings
-from ..errors import WriteError
-from ..files.store import Store, atomic_write_bytes, read_bytes
+from ..files.store import FileUndo, Store, read_bytes
 from ..platforms.runtime import default_agent_name, running_platform
 from ..root import Workspace, open_workspace
 from .index import BoardIndex
@@ -51,6 +50,17 @@ class BoardContext:
     def has_snapshot(self, session_id: str) -> bool:
         return self.workspace.snapshot_file(session_id).is_file()
 
+    def snapshot_ids(self) -> set[str]:
+        """IDs of every snapshot on disk, from one folder listing (cheap on big boards)."""
+        folder = self.workspace.sessions_dir
+        if not folder.is_dir():
+            return set()
+        return {
+            p.name[:-3]
+            for p in folder.iterdir()
+            if p.name.endswith(".md") and not p.name.endswith(".notes.md")
+        }
+
     def write_snapshot(self, session_id: str, text: str) -> FileUndo:
         """Write a snapshot (lock held, verified) and return how to take the write back."""
         path = self.workspace.snapshot_file(session_id)
@@ -63,20 +73,3 @@ class BoardContext:
             else:
                 self.store.write_text(path, text, style)
         return undo
-
-
-@dataclass
-class FileUndo:
-    """The previous bytes of a file, to restore when a later step of a workflow fails."""
-
-    path: Path
-    previous: bytes | None
-
-    def restore(self) -> None:
-        try:
-            if self.previous is None:
-                self.path.unlink(missing_ok=True)
-            else:
-                atomic_write_bytes(self.path, self.previous)
-        except (OSError, WriteError):
-            pass  # best effort: the caller is already reporting the original failure

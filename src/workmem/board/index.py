@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..errors import NotFoundError, WriteError
-from ..files.store import Store
+from ..files.store import FileUndo, Store, read_bytes
 from ..files.tables import Row, TableDocument, split_cells, unescape_cell
 from ..files.text import TextStyle
 from ..root import Workspace
@@ -29,13 +29,18 @@ class BoardEdit:
     _by_id: dict[str, Row] = field(default_factory=dict)
     _expect: dict[str, BoardRow | None] = field(default_factory=dict)
     _rollbacks: list[Callable[[], None]] = field(default_factory=list)
+    _removed: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         for row in self.doc.rows:
-            self._by_id.setdefault(row.values[0], row)
+            self._by_id.setdefault(row.key, row)
 
     def rows(self) -> list[BoardRow]:
-        return [BoardRow.from_values(list(r.values)) for r in self.doc.rows]
+        return [
+            BoardRow.from_values(list(r.values))
+            for r in self.doc.rows
+            if id(r) not in self._removed
+        ]
 
     def ids(self) -> set[str]:
         return set(self._by_id)
@@ -63,9 +68,16 @@ class BoardEdit:
 
     def remove(self, session_id: str) -> BoardRow:
         target = self._by_id.pop(session_id)
-        self.doc.rows = [r for r in self.doc.rows if r is not target]
+        self._removed.add(id(target))  # dropped from doc.rows once, in finish()
         self._expect[session_id] = None
         return BoardRow.from_values(list(target.values))
+
+    def finish(self) -> str:
+        """The new file text, with removed rows gone and every other row as it was."""
+        if self._removed:
+            self.doc.rows = [r for r in self.doc.rows if id(r) not in self._removed]
+            self._removed.clear()
+        return self.doc.render()
 
     def on_rollback(self, undo: Callable[[], None]) -> None:
         """Run ``undo`` if the transaction fails, e.g. to take back a snapshot write."""
@@ -113,7 +125,8 @@ class BoardIndex:
             try:
                 yield edit
                 if edit.changed:
-                    self.store.write_text(self.path, edit.doc.render(), edit.style)
+                    edit.on_rollback(FileUndo(self.path, read_bytes(self.path)).restore)
+                    self.store.write_text(self.path, edit.finish(), edit.style)
                     self._verify(edit)
             except BaseException:
                 for undo in reversed(edit._rollbacks):
@@ -129,8 +142,6 @@ class BoardIndex:
             if "|" not in line:
                 continue
             cells = split_cells(line)
-            if not cells:
-                continue
             key = unescape_cell(cells[0])
             if key in wanted:
                 found.setdefault(key, []).append([unescape_cell(c) for c in cells])

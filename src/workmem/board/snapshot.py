@@ -16,6 +16,7 @@ from ..files.sections import (
     Document,
     Section,
     check_preserved,
+    is_placeholder,
     merge_items,
     merge_prose,
     normalize_title,
@@ -182,15 +183,24 @@ def read_metadata(text: str) -> dict[str, str]:
 
 
 def section_items(text: str, title: str) -> list[str]:
-    section = Document.parse(text).get(title)
-    if section is None:
-        return []
-    hints = _hints_for(title)
-    from ..files.sections import is_placeholder
-
-    if is_placeholder(section, hints):
+    section = Document.parse(_section_slice(text, title)).get(title)
+    if section is None or is_placeholder(section, _hints_for(title)):
         return []
     return section.items()
+
+
+def _section_slice(text: str, title: str) -> str:
+    """Just the ``## title`` part of a document, found without parsing the whole file.
+
+    Organize reads every snapshot on the board; slicing keeps that linear in the size of
+    one section rather than of each file. Falls back to the whole text when unsure.
+    """
+    marker = f"## {title}"
+    start = text.find(marker)
+    if start < 0 or "```" in text or "~~~" in text:
+        return text
+    end = text.find("\n## ", start + len(marker))
+    return text[start:] if end < 0 else text[start : end + 1]
 
 
 def continues_from(text: str) -> list[str]:

@@ -177,3 +177,20 @@ class Store:
         _fsync_dir(source.parent)
         if source.exists() or read_bytes(target) != data:
             raise WriteError(f"moving {self.show(source)} to {self.show(target)} did not verify")
+
+
+@dataclass
+class FileUndo:
+    """The previous bytes of a file, to restore when a later step of a workflow fails."""
+
+    path: Path
+    previous: bytes | None
+
+    def restore(self) -> None:
+        try:
+            if self.previous is None:
+                self.path.unlink(missing_ok=True)
+            else:
+                atomic_write_bytes(self.path, self.previous)
+        except (OSError, WriteError):
+            pass  # best effort: the caller is already reporting the original failure

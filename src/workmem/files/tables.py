@@ -32,11 +32,19 @@ def escape_cell(value: str) -> str:
 
 
 def unescape_cell(text: str) -> str:
-    return text.strip().replace("\\|", "|").replace(_LINE_BREAK, "\n")
+    value = text.strip()
+    # The membership tests keep the common case (nothing escaped) cheap on 10,000-row boards.
+    if "\\|" in value:
+        value = value.replace("\\|", "|")
+    if _LINE_BREAK in value:
+        value = value.replace(_LINE_BREAK, "\n")
+    return value
 
 
 def is_table_line(line: str) -> bool:
-    return _UNESCAPED_PIPE.search(line) is not None
+    if "|" not in line:
+        return False
+    return "\\|" not in line or _UNESCAPED_PIPE.search(line) is not None
 
 
 def split_cells(line: str) -> list[str]:
@@ -46,7 +54,9 @@ def split_cells(line: str) -> list[str]:
         body = body[1:]
     if body.endswith("|") and not body.endswith("\\|"):
         body = body[:-1]
-    return _UNESCAPED_PIPE.split(body)
+    if "\\|" in body:
+        return _UNESCAPED_PIPE.split(body)
+    return body.split("|")
 
 
 def is_separator(line: str) -> bool:
@@ -63,13 +73,39 @@ def format_separator(width: int) -> str:
     return "|" + "---|" * width
 
 
-@dataclass
 class Row:
-    """One table row: its values, and the source line it came from while untouched."""
+    """One table row: its values, and the source line it came from while untouched.
 
-    values: list[str]
-    raw: str | None = None
-    line: int | None = None
+    Values are unescaped on first use: a registration on a 10,000-row board needs only
+    the first cell of each row, so parsing stays cheap.
+    """
+
+    __slots__ = ("_cells", "_values", "line", "raw")
+
+    def __init__(
+        self,
+        values: list[str] | None = None,
+        raw: str | None = None,
+        line: int | None = None,
+        cells: list[str] | None = None,
+    ):
+        self._values = values
+        self._cells = cells
+        self.raw = raw
+        self.line = line
+
+    @property
+    def values(self) -> list[str]:
+        if self._values is None:
+            self._values = [unescape_cell(c) for c in self._cells or []]
+        return self._values
+
+    @property
+    def key(self) -> str:
+        """The first cell (the row's identity on the board)."""
+        if self._values is None and self._cells:
+            return unescape_cell(self._cells[0])
+        return self.values[0] if self.values else ""
 
     def render(self) -> str:
         return self.raw if self.raw is not None else format_row(self.values)
@@ -133,7 +169,7 @@ class TableDocument:
                     path=path,
                     line=index + 1,
                 )
-            rows.append(Row([unescape_cell(c) for c in cells], raw=lines[index], line=index + 1))
+            rows.append(Row(raw=lines[index], line=index + 1, cells=cells))
             index += 1
         return cls(
             header=header,
