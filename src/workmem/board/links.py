@@ -105,10 +105,7 @@ def release_reference(ctx: BoardContext, source_id: str, *, as_id: str) -> Sessi
             notes.append(f"removed {source_id} from {as_id} Continues From")
         if not any(n.startswith("removed") for n in notes):
             raise ConflictError(f"{as_id} does not reference {source_id}; nothing to release")
-    return SessionResult(
-        "release",
-        as_id,
-        current,
-        files=[ctx.store.show(ctx.index.path)],
-        notes=notes,
-    )
+    files = [ctx.store.show(ctx.index.path)]
+    if any(n.endswith("Continues From") for n in notes):
+        files.insert(0, ctx.store.show(ctx.workspace.snapshot_file(as_id)))
+    return SessionResult("release", as_id, current, files=files, notes=notes)
