@@ -37,8 +37,17 @@ def build_board(root: Path, rows: int) -> str:
         status = "idle" if n % 3 == 0 else "active"
         lines.append(
             format_row(
-                [sid, f"agent-{n}", f"topic {n}", f"summary of session {n}", "k1, k2", status,
-                 "-", "2026-04-01 09:00", "2026-04-02 09:00"]
+                [
+                    sid,
+                    f"agent-{n}",
+                    f"topic {n}",
+                    f"summary of session {n}",
+                    "k1, k2",
+                    status,
+                    "-",
+                    "2026-04-01 09:00",
+                    "2026-04-02 09:00",
+                ]
             )
         )
         if status == "active":
