@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from workmem.board import Board
@@ -114,7 +115,7 @@ def main() -> None:
                 (
                     "update",
                     cli("session", "update", active, "--section", "Decisions=bench"),
-                    lambda active=active: Board().update(active, sections={"Decisions": "b"}),
+                    partial(lambda sid: Board().update(sid, sections={"Decisions": "b"}), active),
                 ),
                 ("organize", cli("organize"), lambda: Board().organize()),
             ]

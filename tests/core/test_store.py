@@ -52,7 +52,7 @@ def test_failed_write_leaves_previous_file_and_no_temp(
     def boom(*_args: object, **_kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store_module.os, failing, boom)
+    monkeypatch.setattr(os, failing, boom)
     with pytest.raises(WriteError, match="previous file is unchanged"):
         store.update(target, lambda old: (old or "") + "more\n")
     monkeypatch.undo()
