@@ -1,0 +1,90 @@
+"""Which memory session a platform's session belongs to (``.workmem/platform-sessions.json``).
+
+Seed 001 says "the agent must know its ID"; an agent forgets it at the first compaction.
+The session-start hook records the pair, and every later hook of that platform session
+looks it up, so the ID survives compaction, resume and crashes of the agent.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import clock
+from ..errors import WriteError
+from ..files.store import Store
+
+MAP_NAME = "platform-sessions.json"
+
+
+@dataclass(frozen=True)
+class MappedSession:
+    memory_session_id: str
+    transcript: str | None
+    platform: str
+    platform_session_id: str
+
+
+def _path(store: Store) -> Path:
+    return store.workspace.state_dir / MAP_NAME
+
+
+def _load(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return {}  # derived state: a corrupt map is rebuilt as sessions start again
+    return data if isinstance(data, dict) else {}
+
+
+def _key(platform: str, platform_session_id: str) -> str:
+    return f"{platform}:{platform_session_id}"
+
+
+def lookup(store: Store, platform: str, platform_session_id: str | None) -> MappedSession | None:
+    if not platform_session_id:
+        return None
+    current = store.read_text(_path(store))
+    entry = _load(current[0] if current else None).get(_key(platform, platform_session_id))
+    if not isinstance(entry, dict) or not isinstance(entry.get("memory_session_id"), str):
+        return None
+    transcript = entry.get("transcript")
+    return MappedSession(
+        memory_session_id=entry["memory_session_id"],
+        transcript=transcript if isinstance(transcript, str) else None,
+        platform=platform,
+        platform_session_id=platform_session_id,
+    )
+
+
+def remember(
+    store: Store,
+    platform: str,
+    platform_session_id: str,
+    memory_session_id: str,
+    transcript: Path | None,
+) -> MappedSession:
+    key = _key(platform, platform_session_id)
+    entry = {
+        "memory_session_id": memory_session_id,
+        "transcript": str(transcript) if transcript else None,
+        "updated": clock.stamp(),
+    }
+
+    def change(text: str | None) -> str:
+        data = _load(text)
+        data[key] = entry
+        return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+    def verify(text: str) -> None:
+        if _load(text).get(key, {}).get("memory_session_id") != memory_session_id:
+            raise WriteError("the platform session map does not hold the new entry")
+
+    store.update(_path(store), change, verify=verify)
+    return MappedSession(
+        memory_session_id, str(transcript) if transcript else None, platform, platform_session_id
+    )
