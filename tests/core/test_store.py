@@ -147,3 +147,19 @@ def test_sigkill_during_writes_never_leaves_a_torn_file(tmp_path: Path) -> None:
         result = _store(tmp_path, timeout=2).update(target, lambda _old: versions[0])
         assert target.read_text() == versions[0]
         assert result.path == target
+
+
+def test_failed_verify_restores_the_previous_file(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    target = tmp_path / "memory" / "MEMORY.md"
+    store.update(target, lambda _old: "old\n")
+
+    def reject(_text: str) -> None:
+        raise WriteError("the new text lost an entry")
+
+    with pytest.raises(WriteError, match="lost an entry"):
+        store.update(target, lambda _old: "new\n", verify=reject)
+    assert target.read_text() == "old\n"
+    with pytest.raises(WriteError):
+        store.update(tmp_path / "fresh.md", lambda _old: "x", verify=reject)
+    assert not (tmp_path / "fresh.md").exists()

@@ -150,7 +150,8 @@ class Store:
         ``verify`` re-checks the re-read file from the caller's point of view.
         """
         with self.lock(path):
-            current = self.read_text(path)
+            previous = read_bytes(path)
+            current = None if previous is None else decode(previous, self.show(path))
             old_text, style = current if current is not None else (None, TextStyle())
             new_text = change(old_text)
             if new_text == old_text:
@@ -158,7 +159,12 @@ class Store:
             self.write_text(path, new_text, style)
             if verify is not None:
                 reread = self.read_text(path)
-                verify(reread[0] if reread else "")
+                try:
+                    verify(reread[0] if reread else "")
+                except BaseException:
+                    # The caller's check failed: put the previous file back, then report.
+                    FileUndo(path, previous).restore()
+                    raise
             return WriteResult(path, changed=True, created=old_text is None)
 
     def move(self, source: Path, target: Path) -> None:
