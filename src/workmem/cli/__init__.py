@@ -20,6 +20,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "session": ("workmem.cli.board_cmds", "the session board: start, register, update, …"),
     "organize": ("workmem.cli.board_cmds", "delete idle rows and mark overdue sessions stale"),
     "doctor": ("workmem.cli.board_cmds", "report inconsistencies between board and files"),
+    "platform": ("workmem.cli.facts_cmds", "which agent platform this project uses, and why"),
+    "memory": ("workmem.cli.facts_cmds", "typed memories: add, list, show"),
+    "maintain": ("workmem.cli.facts_cmds", "compress, dedup, mark stale; update MEMORY.md's index"),
+    "curate": ("workmem.cli.facts_cmds", "curate MEMORY.md: promote, fade, archive, merge"),
+    "bootstrap": ("workmem.cli.facts_cmds", "add the boot directive to instruction files"),
+    "wrap": ("workmem.cli.facts_cmds", "session wrap-up: save typed memories, maintain, confirm"),
+    "context": ("workmem.cli.facts_cmds", "context window usage, zone and what to do"),
 }
 
 

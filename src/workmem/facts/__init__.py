@@ -1,0 +1,1 @@
+"""Long-term memory: typed memory files, MEMORY.md and its tiers, maintenance, curation."""
