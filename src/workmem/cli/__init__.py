@@ -27,6 +27,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bootstrap": ("workmem.cli.facts_cmds", "add the boot directive to instruction files"),
     "wrap": ("workmem.cli.facts_cmds", "session wrap-up: save typed memories, maintain, confirm"),
     "context": ("workmem.cli.facts_cmds", "context window usage, zone and what to do"),
+    "transcripts": (
+        "workmem.cli.transcripts_cmds",
+        "the agents' transcripts: list, history, status",
+    ),
+    "relay": (
+        "workmem.cli.relay_cmds",
+        "session relay: inherit, snapshot, restore, archive, status",
+    ),
+    "notes": ("workmem.cli.notes_cmds", "session notes: extract and show, or the compaction seed"),
 }
 
 

@@ -1,0 +1,1 @@
+"""Session notes (seed 003): a ten-section running summary kept by an extractor, gated."""

@@ -1,0 +1,268 @@
+"""Extract, view and seed session notes; run the extractor detached from a hook.
+
+The notes file belongs to the extractor alone (DESIGN: four artifacts, four owners): it
+is rewritten whole from the transcript, keeping the headers and descriptions, and only
+after its current content parsed cleanly, so a file someone broke by hand is reported
+rather than overwritten. Every word passes the redactor; the budgets of ``validate`` hold
+for both extractors; the write is verified by parsing it back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..clock import stamp
+from ..errors import NotFoundError, UsageError, WriteError
+from ..files.store import Store
+from ..root import Workspace
+from ..transcripts.model import Transcript
+from . import template
+from .gates import GateState, decide, load_notes_settings, load_state, save_state
+from .validate import ExtractionError, enforce_budget
+
+SESSION_ENV = "WORKMEM_SESSION_ID"
+LOG_NAME = "extractor.log"
+
+
+@dataclass
+class NotesResult:
+    session_id: str
+    path: Path
+    ran: bool
+    reason: str
+    extractor: str = "heuristic"
+    tokens: int = 0
+    changed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    failed: str | None = None
+    secrets_removed: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "path": str(self.path),
+            "ran": self.ran,
+            "reason": self.reason,
+            "extractor": self.extractor,
+            "tokens": self.tokens,
+            "changed": self.changed,
+            "notes": self.notes,
+            "failed": self.failed,
+            "secrets_removed": self.secrets_removed,
+        }
+
+
+def notes_path(workspace: Workspace, session_id: str) -> Path:
+    return workspace.sessions_dir / f"{template.check_session_id(session_id)}.notes.md"
+
+
+def _store(workspace: Workspace) -> Store:
+    return Store(workspace)
+
+
+def _session_id(explicit: str | None, transcript: Transcript | None) -> str:
+    chosen = explicit or os.environ.get(SESSION_ENV)
+    if not chosen and transcript is not None and transcript.session_id:
+        chosen = "".join(c if c.isalnum() or c in "._-" else "-" for c in transcript.session_id)
+    if not chosen:
+        raise UsageError(f"say which session: --session ID (or ${SESSION_ENV})")
+    return template.check_session_id(chosen)
+
+
+def read_notes(store: Store, path: Path) -> dict[str, str] | None:
+    current = store.read_text(path)
+    if current is None:
+        return None
+    return template.parse(current[0], store.show(path))
+
+
+def conversation_text(transcript: Transcript) -> str:
+    """The conversation as plain text for the LLM, tool traffic in one line each, redacted."""
+    from ..redact import redact
+
+    lines: list[str] = []
+    for message in transcript.messages:
+        if message.is_conversation:
+            lines.append(f"[{message.role}] {message.text.strip()}")
+        for call in message.tool_calls:
+            lines.append(
+                f"[tool call] {call.name} {json.dumps(call.input, ensure_ascii=False)[:300]}"
+            )
+        for result in message.tool_results:
+            flag = " ERROR" if result.is_error else ""
+            lines.append(f"[tool result{flag}] {result.output.strip()[:300]}")
+    return redact("\n".join(lines))[0]
+
+
+def _log(workspace: Workspace, message: str) -> None:
+    folder = workspace.state_dir / "notes"
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / LOG_NAME).open("a", encoding="utf-8") as handle:
+        handle.write(f"{stamp()} {message}\n")
+
+
+def _llm_sections(
+    workspace: Workspace, transcript: Transcript, previous: dict[str, str], session_id: str
+) -> dict[str, str]:
+    from ..config import load_settings
+    from .llm import LlmConfig, extract_with_llm
+
+    config = LlmConfig.from_table(load_settings(workspace).section("llm"))
+    current = template.render(session_id, previous)
+    edits = extract_with_llm(config, current, conversation_text(transcript))
+    return {**previous, **edits}
+
+
+def update_notes(
+    workspace: Workspace,
+    *,
+    session_id: str | None = None,
+    transcript: Path | None = None,
+    platform: str | None = None,
+    gated: bool = False,
+    extractor: str | None = None,
+    home: Path | None = None,
+) -> NotesResult:
+    """Run the extractor (forced, or ``gated`` by the token thresholds) and write the notes."""
+    from ..redact import redact
+    from ..relay.usage import context_usage, usage_of
+    from ..relay.workflows import find_transcript_path, load
+
+    settings = load_notes_settings(workspace)
+    chosen = extractor or settings.extractor
+    path = find_transcript_path(workspace, transcript=transcript, platform=platform, home=home)
+    if path is None:
+        raise NotFoundError("no transcript found for this workspace: pass --transcript F")
+    store = _store(workspace)
+    if gated:
+        usage = context_usage(path, platform, store=store)
+        sid = _session_id(session_id, None) if (session_id or os.environ.get(SESSION_ENV)) else None
+        read = None
+        if sid is None:
+            read = load(path, platform)
+            sid = _session_id(None, read)
+        state = load_state(workspace, sid)
+        decision = decide(settings, state, usage.used_tokens)
+        if not decision.run:
+            return NotesResult(
+                sid, notes_path(workspace, sid), False, decision.reason, chosen, usage.used_tokens
+            )
+        read = read or load(path, platform)
+        tokens, reason = usage.used_tokens, decision.reason
+    else:
+        read = load(path, platform)
+        sid = _session_id(session_id, read)
+        state = load_state(workspace, sid)
+        tokens, reason = (usage_of(read).used_tokens if read else 0), "forced"
+    assert read is not None
+    target = notes_path(workspace, sid)
+    result = NotesResult(sid, target, False, reason, chosen, tokens)
+    previous = read_notes(store, target) or {}
+    try:
+        if chosen == "llm":
+            sections = _llm_sections(workspace, read, previous, sid)
+        else:
+            from .heuristic import extract_sections
+
+            sections = extract_sections(read, previous)
+    except ExtractionError as exc:
+        result.failed = str(exc)
+        _log(workspace, f"{sid}: {chosen} extraction failed, notes unchanged: {exc}")
+        return result
+    cleaned: dict[str, str] = {}
+    for name in template.NAMES:
+        text, count = redact(sections.get(name, ""))
+        cleaned[name] = text
+        result.secrets_removed += count
+    cleaned, result.notes = enforce_budget(cleaned)
+    result.changed = [n for n in template.NAMES if cleaned[n] != previous.get(n, "")]
+    text = template.render(sid, cleaned)
+
+    def verify(reread: str) -> None:
+        if template.parse(reread, store.show(target)) != {
+            n: cleaned[n].strip() for n in template.NAMES
+        }:
+            raise WriteError(f"{store.show(target)}: notes differ from what was written")
+
+    def change(old: str | None) -> str:
+        if old is not None:
+            template.parse(old, store.show(target))  # changed meanwhile into garbage: refuse
+        return text
+
+    store.update(target, change, verify=verify)
+    save_state(store, sid, GateState(tokens, state.extractions + 1, stamp()))
+    result.ran = True
+    return result
+
+
+def view_notes(
+    workspace: Workspace, session_id: str | None = None, transcript: Path | None = None
+) -> tuple[str, str]:
+    """(session id, notes text) without extracting."""
+    from ..relay.workflows import find_transcript_path, load
+
+    read = None
+    if not (session_id or os.environ.get(SESSION_ENV)):
+        read = load(find_transcript_path(workspace, transcript=transcript), None)
+    sid = _session_id(session_id, read)
+    store = _store(workspace)
+    current = store.read_text(notes_path(workspace, sid))
+    if current is None:
+        raise NotFoundError(f"no session notes yet for {sid} (run `workmem notes` to extract)")
+    return sid, current[0]
+
+
+def compaction_seed(
+    workspace: Workspace, session_id: str | None = None, transcript: Path | None = None
+) -> str:
+    """Seed 003: the notes as the summary a compaction starts from."""
+    sid, text = view_notes(workspace, session_id, transcript)
+    contents = template.parse(text)
+    lines = [
+        "This session is being continued from a previous conversation that was compacted. "
+        f"Its running notes ({sid}) follow.",
+        "",
+    ]
+    for name in template.NAMES:
+        body = contents.get(name, "").strip()
+        if body:
+            lines += [f"## {name}", "", body, ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def run_detached(
+    workspace: Workspace,
+    *,
+    session_id: str | None = None,
+    transcript: Path | None = None,
+    platform: str | None = None,
+    gated: bool = True,
+) -> int:
+    """Start the extractor in its own process group so a hook returns at once; the PID."""
+    argv = [sys.executable, "-m", "workmem.notes.detached", "--root", str(workspace.root)]
+    if session_id:
+        argv += ["--session", template.check_session_id(session_id)]
+    if transcript:
+        argv += ["--transcript", str(transcript)]
+    if platform:
+        argv += ["--platform", platform]
+    if gated:
+        argv.append("--gated")
+    folder = workspace.state_dir / "notes"
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / LOG_NAME).open("a", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+            env={**os.environ},
+        )
+    return process.pid

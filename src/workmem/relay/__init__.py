@@ -1,0 +1,1 @@
+"""Session relay (seed 002): context pressure, handoff snapshots, inheritance, restore."""

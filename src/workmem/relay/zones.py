@@ -1,0 +1,141 @@
+"""What to do at a given context usage: two threshold profiles, one function.
+
+``relay`` is seed 002's monitoring table (60 / 75 / 85 %); ``wrap`` is seed 000's
+Context Window Guardian (40 / 50 / 70 / 80 %, with the ~50 % checkpoint and ~75 % full
+save). ``zone_for`` is a pure function of the percentage, so a hook can decide in
+microseconds whether anything needs doing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..errors import UsageError
+
+PROFILES = ("relay", "wrap")
+
+
+@dataclass(frozen=True)
+class Zone:
+    name: str
+    level: int  # 0 nothing to do … 3 critical
+    action: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# (upper bound, inclusive?, zone): the first bound the percentage is under wins
+_RELAY: tuple[tuple[float, bool, Zone], ...] = (
+    (60.0, False, Zone("none", 0, "none", "Context below 60%: no action.")),
+    (
+        75.0,
+        False,
+        Zone(
+            "warm",
+            1,
+            "incremental-snapshot",
+            "🟡 Warm: start incremental snapshots — append new progress to "
+            "memory/relay-snapshot.md.",
+        ),
+    ),
+    (
+        85.0,
+        True,
+        Zone(
+            "hot",
+            2,
+            "full-snapshot",
+            "🟠 Hot: full snapshot refresh — rewrite memory/relay-snapshot.md with the "
+            "complete current state (and add the HEARTBEAT.md line).",
+        ),
+    ),
+    (
+        float("inf"),
+        True,
+        Zone(
+            "critical",
+            3,
+            "force-save",
+            "🔴 Critical: force-save the snapshot, warn the user, sync to the daily log.",
+        ),
+    ),
+)
+
+_WRAP: tuple[tuple[float, bool, Zone], ...] = (
+    (40.0, False, Zone("normal", 0, "none", "🟢 Normal: continue working.")),
+    (
+        50.0,
+        False,
+        Zone(
+            "awareness",
+            1,
+            "note",
+            "🟡 Awareness: start noting what matters this session; no save yet.",
+        ),
+    ),
+    (
+        55.0,
+        False,
+        Zone(
+            "checkpoint",
+            2,
+            "checkpoint-save",
+            "🟠 Checkpoint: lightweight memory save now (上下文已過半，先存個記憶檢查點。).",
+        ),
+    ),
+    (
+        70.0,
+        False,
+        Zone(
+            "active-management",
+            2,
+            "be-concise",
+            "🟠 Active management: be concise, prefer targeted reads, avoid re-reading files.",
+        ),
+    ),
+    (
+        80.0,
+        True,
+        Zone(
+            "full-save",
+            3,
+            "full-save",
+            "🔴 Full save: run the complete session wrap and suggest a new session "
+            "(上下文快滿了，建議開新對話繼續。記憶已保存。).",
+        ),
+    ),
+    (
+        float("inf"),
+        True,
+        Zone(
+            "critical",
+            3,
+            "emergency-save",
+            "🔴 Critical: minimal replies; save the goal, what is done and not done before "
+            "the context is compacted.",
+        ),
+    ),
+)
+
+_TABLES = {"relay": _RELAY, "wrap": _WRAP}
+
+
+def zone_for(percent: float, profile: str = "relay") -> Zone:
+    table = _TABLES.get(profile)
+    if table is None:
+        raise UsageError(f"unknown threshold profile {profile!r}: use {' or '.join(PROFILES)}")
+    for bound, inclusive, zone in table:
+        if percent < bound or (inclusive and percent == bound):
+            return zone
+    return table[-1][2]
+
+
+def critical_footer(percent: float) -> str:
+    """The line seed 002 appends to every reply past 85 %."""
+    return (
+        f"---\n⚠️ 上下文 {percent:.0f}%，建议 /compact 或 /new 开新会话。当前进度已自动保存。"
+        f"\n(Context at {percent:.0f}%: consider /compact or a new session; progress is saved.)"
+    )

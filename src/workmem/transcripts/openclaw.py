@@ -1,0 +1,181 @@
+"""OpenClaw sessions (Pi session format v3): ``~/.openclaw/agents/<agent>/sessions/<id>.jsonl``.
+
+A ``session`` header, then entries linked into a tree by ``id``/``parentId`` (the same
+rewind semantics as Claude Code, handled by ``tree.py``). Messages carry roles ``user``,
+``assistant`` (with ``usage``), ``toolResult`` and ``bashExecution``; ``compaction``
+entries keep the summary and the token count before it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .common import arguments, as_int, plan_from_call, string_or_none, text_of
+from .jsonl import Records
+from .model import Compaction, Message, ToolCall, ToolResult, Transcript, Usage
+from .tree import rewound_records
+
+_KNOWN = frozenset(
+    {
+        "session",
+        "message",
+        "model_change",
+        "thinking_level_change",
+        "compaction",
+        "branch_summary",
+        "custom",
+        "custom_message",
+        "label",
+        "session_info",
+    }
+)
+
+
+def _usage(raw: Any) -> Usage | None:
+    if not isinstance(raw, dict):
+        return None
+    usage = Usage(
+        input_tokens=as_int(raw.get("input")),
+        output_tokens=as_int(raw.get("output")),
+        cache_creation_tokens=as_int(raw.get("cacheWrite")),
+        cache_read_tokens=as_int(raw.get("cacheRead")),
+    )
+    usage.context_tokens = as_int(raw.get("totalTokens")) or (
+        usage.input_tokens
+        + usage.output_tokens
+        + usage.cache_creation_tokens
+        + usage.cache_read_tokens
+    )
+    return usage
+
+
+def _message(entry: dict[str, Any]) -> Message | None:
+    body = entry.get("message")
+    if not isinstance(body, dict):
+        return None
+    role = body.get("role")
+    time = string_or_none(entry.get("timestamp"))
+    content = body.get("content")
+    if role == "toolResult":
+        result = ToolResult(
+            output=text_of(content),
+            is_error=bool(body.get("isError")),
+            call_id=string_or_none(body.get("toolCallId")),
+            name=string_or_none(body.get("toolName")),
+        )
+        return Message(role="tool", time=time, kind="tool_results", tool_results=[result])
+    if role == "bashExecution":
+        command = str(body.get("command") or "")
+        code = body.get("exitCode")
+        result = ToolResult(
+            output=text_of(body.get("output")),
+            is_error=isinstance(code, int) and code != 0,
+            name="bash",
+        )
+        call = ToolCall("bash", {"command": command})
+        return Message(
+            role="tool", time=time, kind="tool_results", tool_calls=[call], tool_results=[result]
+        )
+    if role in ("custom", "branchSummary", "compactionSummary", "system"):
+        text = text_of(content) or text_of(body.get("summary"))
+        return Message(role="system", text=text, time=time, kind="meta")
+    if role not in ("user", "assistant"):
+        return None
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    for block in content if isinstance(content, list) else [content]:
+        if isinstance(block, str):
+            texts.append(block)
+        elif isinstance(block, dict):
+            if block.get("type") == "text" and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+            elif block.get("type") == "toolCall":
+                calls.append(
+                    ToolCall(
+                        name=str(block.get("name") or "tool"),
+                        input=arguments(block.get("arguments")),
+                        id=string_or_none(block.get("id")),
+                    )
+                )
+    return Message(
+        role=str(role),
+        text="\n".join(texts),
+        time=time,
+        tool_calls=calls,
+        model=string_or_none(body.get("model")),
+        usage=_usage(body.get("usage")) if role == "assistant" else None,
+        id=string_or_none(entry.get("id")),
+    )
+
+
+def parse(records: Records, path: Path) -> Transcript:
+    t = Transcript(platform="openclaw", path=path, skipped_lines=records.skipped)
+    items = records.items
+    ids: list[str | None] = []
+    parents: list[str | None] = []
+    leaf: int | None = None
+    for index, entry in enumerate(items):
+        uid = string_or_none(entry.get("id")) if entry.get("type") != "session" else None
+        ids.append(uid)
+        parents.append(string_or_none(entry.get("parentId")))
+        if entry.get("type") == "message" and uid is not None:
+            leaf = index
+    dropped = rewound_records(ids, parents, leaf)
+    t.dropped_records = len(dropped)
+    calls: dict[str, ToolCall] = {}
+    for index, entry in enumerate(items):
+        kind = entry.get("type")
+        if kind not in _KNOWN:
+            t.unknown_records += 1
+            continue
+        if index in dropped:
+            continue
+        if kind == "session":
+            t.session_id = string_or_none(entry.get("id"))
+            t.cwd = string_or_none(entry.get("cwd"))
+        elif kind == "model_change":
+            t.model = string_or_none(entry.get("modelId")) or t.model
+        elif kind == "session_info":
+            t.title = string_or_none(entry.get("name")) or t.title
+        elif kind == "compaction":
+            summary = entry.get("summary")
+            t.compactions.append(
+                Compaction(
+                    time=string_or_none(entry.get("timestamp")),
+                    pre_tokens=as_int(entry.get("tokensBefore")) or None,
+                    summary=summary if isinstance(summary, str) else "",
+                )
+            )
+        elif kind == "custom_message":
+            t.messages.append(
+                Message(
+                    role="system",
+                    text=text_of(entry.get("content")),
+                    time=string_or_none(entry.get("timestamp")),
+                    kind="meta",
+                )
+            )
+        elif kind == "message":
+            message = _message(entry)
+            if message is None:
+                t.unknown_records += 1
+                continue
+            for call in message.tool_calls:
+                if call.id:
+                    calls[call.id] = call
+                plan = plan_from_call(call)
+                if plan is not None:
+                    t.plan = plan
+            for result in message.tool_results:
+                if result.name is None and result.call_id in calls:
+                    result.name = calls[result.call_id].name
+            if message.model:
+                t.model = message.model
+            if message.usage is not None:
+                t.total_usage.add(message.usage)
+                if not message.usage.is_empty:
+                    t.last_usage = message.usage
+            t.messages.append(message)
+    t.session_id = t.session_id or path.stem
+    return t
