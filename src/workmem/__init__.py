@@ -11,6 +11,13 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "Board": "workmem.board",
+    "MemoryLoader": "workmem.journal.loader",
+    "MemoryWriter": "workmem.journal.writer",
+    "BudgetConfig": "workmem.journal.budget",
+    "SessionContext": "workmem.journal.budget",
+    "read_transcript": "workmem.transcripts",
+    "context_usage": "workmem.relay.usage",
+    "zone_for": "workmem.relay.zones",
     "BoardRow": "workmem.board",
     "SnapshotChange": "workmem.board",
     "WorkmemError": "workmem.errors",
@@ -18,6 +25,12 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from .board import Board, BoardRow, SnapshotChange
+    from .journal.budget import BudgetConfig, SessionContext
+    from .journal.loader import MemoryLoader
+    from .journal.writer import MemoryWriter
+    from .relay.usage import context_usage
+    from .relay.zones import zone_for
+    from .transcripts import read_transcript
     from .errors import WorkmemError
 
 
@@ -30,4 +43,17 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ = ["Board", "BoardRow", "SnapshotChange", "WorkmemError", "__version__"]
+__all__ = [
+    "Board",
+    "BoardRow",
+    "BudgetConfig",
+    "MemoryLoader",
+    "MemoryWriter",
+    "SessionContext",
+    "SnapshotChange",
+    "WorkmemError",
+    "__version__",
+    "context_usage",
+    "read_transcript",
+    "zone_for",
+]

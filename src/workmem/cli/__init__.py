@@ -36,6 +36,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "session relay: inherit, snapshot, restore, archive, status",
     ),
     "notes": ("workmem.cli.notes_cmds", "session notes: extract and show, or the compaction seed"),
+    "init": ("workmem.cli.journal_cmds", "scaffold the working-memory files (never overwrites)"),
+    "migrate": (
+        "workmem.cli.journal_cmds",
+        "upgrade a legacy workspace (AGENT.md, MEMORY.md, logs)",
+    ),
+    "note": ("workmem.cli.journal_cmds", "note a decision, question, pattern or thread"),
+    "event": ("workmem.cli.journal_cmds", "the dated event ledger: add, find"),
+    "end": ("workmem.cli.journal_cmds", "end the session: daily log, threads, resumption, state"),
+    "load": ("workmem.cli.journal_cmds", "the 4-phase memory context for a message, within budget"),
 }
 
 

@@ -1,0 +1,287 @@
+"""The text of each loader phase, built from the files and fitted into its budget.
+
+Kept apart from ``loader`` so the decision of what to load (strategy, branches) and the
+writing of what was loaded can each be read on one screen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..errors import WorkmemError
+from .budget import PhaseText
+from .daily import digest, list_logs
+from .journal import Journal
+from .resumption import parse as parse_resumption
+from .state import JournalState
+from .strategy import (
+    DEEP_RELOAD,
+    EVENTS,
+    FULL_RELOAD,
+    KNOWN_THREAD,
+    LIGHT,
+    MAINTENANCE,
+    NEW_TOPIC,
+    RECALL,
+    MessagePlan,
+)
+from .terms import term_set, terms
+from .threads import Thread
+
+DEFAULT_RECALL_KINDS = ["daily", "archive", "thread", "memory", "resumption"]
+#: workmem's own bookkeeping comments (session-end tokens): noise in recalled text
+_MARKER = re.compile(r"^<!--\s*workmem:[^>]*-->$")
+
+
+@dataclass
+class ContextInputs:
+    journal: Journal
+    now: datetime
+    message: str
+    state: JournalState | None
+    strategy: str
+    gap: float | None
+    plan: MessagePlan
+    threads: list[Thread]
+    warnings: list[str]
+    files_read: list[str] = field(default_factory=list)
+
+    def read(self, path: Any) -> str | None:
+        text = self.journal.safe_text(path, self.warnings)
+        if text is not None:
+            self.files_read.append(self.journal.show(path))
+        return text
+
+
+def orient_phase(inputs: ContextInputs, phase: PhaseText) -> None:
+    state = inputs.state
+    lines = ["## Orientation (state.json)"]
+    if state is None:
+        lines.append("- No session has been recorded yet (no memory/state.json).")
+    else:
+        inputs.files_read.append(inputs.journal.show(inputs.journal.paths.state))
+        who = f" by {state.last_agent}" if state.last_agent else ""
+        mood = f", mood: {state.last_mood}" if state.last_mood else ""
+        when = state.last_session or "unknown"
+        lines.append(f"- Last session: #{state.session_count} ended {when}{who}{mood}.")
+        if state.last_summary:
+            lines.append(f"- It was about: {state.last_summary}")
+        if inputs.journal.review_due(state):
+            lines.append(
+                f"- Memory review due ({state.sessions_since_review} sessions since the last): "
+                "curate MEMORY.md (`workmem curate`)."
+            )
+        flags = [f for f in state.raised_flags() if f != "memory_review_due"]
+        if flags:
+            lines.append(f"- Flags: {', '.join(flags)}")
+        if state.active_threads:
+            lines.append(f"- Active threads: {', '.join(state.active_threads[:8])}")
+        pending = sum(len(s.get("notes", [])) for s in state.open_sessions.values())
+        if pending:
+            lines.append(
+                f"- {pending} note(s) from a session that has not ended yet; "
+                "the next `workmem end` writes them."
+            )
+    lines.append(f"- Loading: {inputs.strategy}; Phase 3: {', '.join(inputs.plan.branches)}.")
+    phase.add_clipped("state", "\n".join(lines))
+
+
+def anchor_phase(inputs: ContextInputs, phase: PhaseText) -> None:
+    text = inputs.read(inputs.journal.paths.resumption)
+    if not text or not text.strip():
+        return
+    note = parse_resumption(text)
+    if not note.note.strip():
+        return
+    where = f" (session {note.session}, ended {note.ended})" if note.session else ""
+    phase.add_clipped("resumption", f"## Resumption{where}\n\n{note.note.strip()}")
+    for index, other in enumerate(note.parallel):
+        if not phase.add(
+            f"resumption:parallel-{index + 1}", f"### Also from a parallel session\n\n{other}"
+        ):
+            phase.omitted.append(f"resumption:parallel-{index + 1}")
+
+
+def _memory_items(inputs: ContextInputs, *, everything: bool) -> list[tuple[str, str]]:
+    text = inputs.read(inputs.journal.paths.memory_md)
+    if not text or not text.strip():
+        return []
+    from ..facts.memory_md import read_tiers
+
+    try:
+        tiers = read_tiers(text)
+    except WorkmemError as exc:
+        inputs.warnings.append(f"MEMORY.md could not be read as tiers: {exc}")
+        return [("memory:MEMORY.md", text)]
+    wanted = set(terms(inputs.message))
+    ranked = sorted(
+        tiers.active.items(),
+        key=lambda kv: len(wanted & term_set(f"{kv[0]} {kv[1]}")),
+        reverse=True,
+    )
+    items: list[tuple[str, str]] = []
+    if tiers.active_intro.strip() and everything:
+        items.append(("memory:Active", tiers.active_intro.strip()))
+    for title, body in ranked:
+        if body.strip():
+            items.append((f"memory:Active/{title}", f"### {title}\n{body.strip()}"))
+    if not everything:
+        best = [i for i in items if i[0].startswith("memory:Active/")]
+        return best[:1]
+    if MAINTENANCE in inputs.plan.branches or inputs.strategy == DEEP_RELOAD:
+        if tiers.fading.strip():
+            items.append(("memory:Fading", f"### Fading\n{tiers.fading.strip()}"))
+        if tiers.maintenance_log.strip() and MAINTENANCE in inputs.plan.branches:
+            tail = "\n".join(tiers.maintenance_log.strip().split("\n")[-8:])
+            items.append(("memory:Maintenance Log", f"### Maintenance Log (latest)\n{tail}"))
+    return items
+
+
+def _recent_summaries(inputs: ContextInputs, count: int) -> list[tuple[str, str]]:
+    items: list[tuple[str, str]] = []
+    for log in reversed(list_logs(inputs.journal.workspace)[-count:] if count else []):
+        text = inputs.read(log.path)
+        if text is None:
+            continue
+        found = digest(text)
+        threads = f" [{', '.join(found.threads[:4])}]" if found.threads else ""
+        sessions = f" ({found.sessions} sessions)" if found.sessions > 1 else ""
+        summary = found.summary or "(no summary)"
+        items.append((f"log:{log.day}", f"- {log.day}{sessions}: {summary}{threads}"))
+    return items
+
+
+def _nested(text: str) -> str:
+    """A thread's own headings one level down, so they sit under the phase's heading."""
+    out = []
+    fence = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        out.append(
+            "#" + line
+            if not fence and line.startswith("#") and not line.startswith("######")
+            else line
+        )
+    return "\n".join(out)
+
+
+def context_phase(inputs: ContextInputs, phase: PhaseText) -> None:
+    plan, strategy = inputs.plan, inputs.strategy
+    heavy = strategy in (FULL_RELOAD, DEEP_RELOAD)
+    if plan.threads:
+        inputs.files_read.append(inputs.journal.show(inputs.journal.paths.threads))
+        phase.add_list(
+            "## Threads this is about",
+            [(f"thread:{m.thread.id}", _nested(m.thread.text())) for m in plan.threads],
+            what="threads",
+        )
+    if EVENTS in plan.branches:
+        _events_block(inputs, phase)
+    if strategy != LIGHT or MAINTENANCE in plan.branches:
+        everything = NEW_TOPIC in plan.branches or heavy or MAINTENANCE in plan.branches
+        items = _memory_items(inputs, everything=everything)
+        if items:
+            title = "## Long-term memory (MEMORY.md)" if everything else "## From MEMORY.md"
+            phase.add_list(title, items, what="MEMORY.md sections")
+    if inputs.threads and ((NEW_TOPIC in plan.branches and strategy != LIGHT) or heavy):
+        inputs.files_read.append(inputs.journal.show(inputs.journal.paths.threads))
+        shown = {m.thread.id for m in plan.threads}
+        ordered = sorted(
+            (t for t in inputs.threads if t.id not in shown),
+            key=lambda t: t.last_touched(),
+            reverse=True,
+        )
+        phase.add_list(
+            "## Threads (most recently touched first)",
+            [(f"thread:{t.id}", t.header_line()) for t in ordered],
+            what="threads",
+        )
+    if heavy or MAINTENANCE in plan.branches:
+        count = inputs.journal.settings.recent_logs
+        if MAINTENANCE in plan.branches:
+            count = max(count, inputs.journal.settings.review_every)
+        items = _recent_summaries(inputs, count)
+        phase.add_list("## Recent daily logs", items, what="daily summaries")
+    if KNOWN_THREAD not in plan.branches and NEW_TOPIC in plan.branches and strategy == LIGHT:
+        phase.notes.append(
+            "light load: MEMORY.md and the thread list skipped (gap under light_hours)"
+        )
+
+
+def _events_block(inputs: ContextInputs, phase: PhaseText) -> None:
+    from .event_rank import rank_events
+
+    ledger = inputs.journal.safe_ledger(inputs.warnings)
+    if ledger is None or not ledger.events:
+        return
+    inputs.files_read.append(inputs.journal.show(inputs.journal.paths.events))
+    ranking = rank_events(ledger.events, inputs.message, inputs.now.date())
+    if not ranking.matches:
+        phase.notes.append("events: none matched the message")
+        return
+    ordering = "by date" if ranking.date_filtered else "by relevance"
+    phase.add_list(
+        f"## Events (events.json, {ordering})",
+        [(f"event:{m.event.id}", m.event.line()) for m in ranking.matches],
+        what="events",
+    )
+
+
+def deep_phase(inputs: ContextInputs, phase: PhaseText) -> None:
+    if phase.cap <= 0:
+        return
+    if RECALL in inputs.plan.branches and inputs.message.strip():
+        items, _hits = search_items(inputs.journal, inputs.message, None, 8, inputs.warnings)
+        phase.add_list("## Deep recall (search)", items, what="passages")
+        return
+    if inputs.strategy != DEEP_RELOAD:
+        return
+    items = []
+    for log in reversed(list_logs(inputs.journal.workspace)[-5:]):
+        text = inputs.read(log.path)
+        if text and text.strip():
+            items.append((f"log:{log.day}", f"### {log.day}.md\n{text.strip()}"))
+    phase.add_list("## Deep recall (newest daily logs)", items, what="daily logs")
+
+
+def search_items(
+    journal: Journal, query: str, kinds: list[str] | None, k: int, warnings: list[str]
+) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
+    """Ranked passages from the search index; the newest logs by words when it fails."""
+    try:
+        from ..retrieval.search import search
+
+        hits = search(journal.workspace, query, k=k, kinds=kinds or DEFAULT_RECALL_KINDS)
+    except (ImportError, WorkmemError) as exc:
+        warnings.append(f"search unavailable ({exc}); scanned the newest daily logs instead")
+        return _scan_logs(journal, query, k, warnings)
+    items = []
+    for hit in hits:
+        when = f" ({hit.date})" if hit.date else ""
+        head = f"#### {hit.path}:{hit.line_start}-{hit.line_end}{when}"
+        body = "\n".join(
+            line for line in hit.text.strip().split("\n") if not _MARKER.match(line.strip())
+        )
+        items.append((f"search:{hit.id}", f"{head}\n{body.strip()}"))
+    return items, [hit.to_dict(compact=True) for hit in hits]
+
+
+def _scan_logs(
+    journal: Journal, query: str, k: int, warnings: list[str]
+) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
+    wanted = set(terms(query))
+    scored: list[tuple[int, str, str]] = []
+    for log in reversed(list_logs(journal.workspace)[-120:]):
+        text = journal.safe_text(log.path, warnings)
+        if not text:
+            continue
+        score = len(wanted & term_set(text))
+        if score:
+            scored.append((score, log.day.isoformat(), text))
+    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+    items = [(f"log:{day}", f"#### memory/{day}.md\n{text.strip()}") for _, day, text in scored[:k]]
+    return items, [{"path": f"memory/{day}.md", "score": s} for s, day, _ in scored[:k]]

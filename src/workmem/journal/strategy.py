@@ -1,0 +1,130 @@
+"""How much to load: the strategy from the time gap, the Phase 3 branches from the message.
+
+Seed 004 keeps 80 % of sessions in Phases 1-3 by deciding up front. The gap since the last
+session picks the strategy (light / standard / full_reload / deep_reload, thresholds in
+settings); the opening message picks the Phase 3 branches (a known thread, a new topic,
+maintenance due, event- or date-sensitive) and whether a deep recall is asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from .dates import find_dates
+from .settings import JournalSettings
+from .terms import terms
+from .threads import Thread
+
+LIGHT = "light"
+STANDARD = "standard"
+FULL_RELOAD = "full_reload"
+DEEP_RELOAD = "deep_reload"
+
+KNOWN_THREAD = "known_thread"
+NEW_TOPIC = "new_topic"
+MAINTENANCE = "maintenance_due"
+EVENTS = "event_sensitive"
+RECALL = "recall"
+
+_EVENT_WORDS = re.compile(
+    r"\b(?:when|what\s+day|what\s+date|which\s+day|how\s+long\s+ago|since\s+when|bought|buy|"
+    r"purchas\w*|paid|order(?:ed)?|appointment|meeting|met|event|events|happened|timeline|"
+    r"schedule[d]?|deadline|birthday|anniversary)\b"
+    r"|什麼時候|什么时候|哪天|哪一天|幾號|几号|何時|何时|多久|買|买|購|购|發生|发生|會議|会议|"
+    r"見面|见面|做了什麼|做了什么|幹了什麼|干了什么",
+    re.IGNORECASE,
+)
+_RECALL_WORDS = re.compile(
+    r"\b(?:remember|recall|last\s+time|previously|we\s+discussed|did\s+we|back\s+when|"
+    r"what\s+happened|earlier\s+we|history\s+of)\b|上次|之前|記得|记得|回憶|回忆|那次|當時|当时",
+    re.IGNORECASE,
+)
+
+
+def strategy_for(gap_hours: float | None, settings: JournalSettings) -> str:
+    """No previous session, or a long gap, means reloading the most."""
+    if gap_hours is None:
+        return DEEP_RELOAD
+    if gap_hours < settings.light_hours:
+        return LIGHT
+    if gap_hours < settings.standard_hours:
+        return STANDARD
+    if gap_hours < settings.full_reload_days * 24:
+        return FULL_RELOAD
+    return DEEP_RELOAD
+
+
+def gap_hours(last: datetime | None, now: datetime) -> float | None:
+    if last is None:
+        return None
+    return max(0.0, (now - last).total_seconds() / 3600)
+
+
+@dataclass(frozen=True)
+class ThreadMatch:
+    thread: Thread
+    score: int
+    why: str
+
+
+@dataclass
+class MessagePlan:
+    branches: list[str] = field(default_factory=list)
+    threads: list[ThreadMatch] = field(default_factory=list)
+    date_words: list[str] = field(default_factory=list)
+
+
+def is_event_sensitive(message: str, today: date) -> tuple[bool, list[str]]:
+    found = [hit.raw for hit in find_dates(message, today)]
+    return bool(found or _EVENT_WORDS.search(message)), found
+
+
+def wants_recall(message: str) -> bool:
+    return bool(_RECALL_WORDS.search(message))
+
+
+def match_threads(message: str, threads: list[Thread], limit: int = 2) -> list[ThreadMatch]:
+    """Threads the message is about: named by ID, or sharing most of a title's words."""
+    if not message.strip() or not threads:
+        return []
+    lowered = message.casefold()
+    wanted = set(terms(message))
+    matches: list[ThreadMatch] = []
+    for thread in threads:
+        thread_id = thread.id.casefold()
+        if re.search(rf"(?<![\w-]){re.escape(thread_id)}(?![\w-])", lowered):
+            matches.append(ThreadMatch(thread, 1000, "named"))
+            continue
+        title_terms = {t for t in terms(f"{thread.id.replace('-', ' ')} {thread.name}")}
+        title_terms.discard("thread")
+        shared = len(wanted & title_terms)
+        if title_terms and shared >= min(2, len(title_terms)):
+            matches.append(ThreadMatch(thread, 10 * shared, "title words"))
+    matches.sort(key=lambda m: m.score, reverse=True)
+    return matches[:limit]
+
+
+def plan_message(
+    message: str,
+    threads: list[Thread],
+    *,
+    today: date,
+    review_due: bool,
+) -> MessagePlan:
+    plan = MessagePlan()
+    plan.threads = match_threads(message, threads)
+    if plan.threads:
+        plan.branches.append(KNOWN_THREAD)
+    else:
+        plan.branches.append(NEW_TOPIC)
+    if review_due:
+        plan.branches.append(MAINTENANCE)
+    sensitive, words = is_event_sensitive(message, today) if message.strip() else (False, [])
+    if sensitive:
+        plan.branches.append(EVENTS)
+        plan.date_words = words
+    if message.strip() and wants_recall(message):
+        plan.branches.append(RECALL)
+    return plan
