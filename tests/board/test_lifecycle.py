@@ -201,3 +201,12 @@ def test_list_puts_meaningful_rows_first(root: Path, monkeypatch: pytest.MonkeyP
     active = board.register(topic="Real work").session_id
     assert [r.session_id for r in board.list()] == [active, idle]
     assert [r.session_id for r in board.list(["idle"])] == [idle]
+
+
+def test_summary_keeps_file_names_whole_and_drops_bullets() -> None:
+    from workmem.board.lifecycle import summary_from
+
+    assert summary_from("- Created CLAUDE.md for the repo.\n- Next: tests. Later: docs.") == (
+        "Created CLAUDE.md for the repo. Next: tests."
+    )
+    assert summary_from("完成了索引。接著寫測試。然後文件。") == "完成了索引。接著寫測試。"

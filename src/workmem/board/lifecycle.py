@@ -29,7 +29,8 @@ from .model import (
 )
 from .snapshot import CURRENT_CONTEXT, SnapshotChange, render_template
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+# ASCII punctuation ends a sentence only before a space (so "CLAUDE.md" stays whole).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 
 
 @dataclass
@@ -68,9 +69,14 @@ def allocate_id(ctx: BoardContext, taken: set[str], agent_name: str) -> str:
 
 def summary_from(text: str, limit: int = 200) -> str:
     """One or two sentences of a context paragraph, for the board's Summary column."""
-    flat = " ".join(text.split())
+    lines = (line.strip().lstrip("-*").strip() for line in text.splitlines())
+    flat = " ".join(" ".join(line for line in lines if line).split())
     sentences = [s for s in _SENTENCE_END.split(flat) if s]
-    summary = " ".join(sentences[:2]) if sentences else flat
+    first = sentences[:2]
+    summary = "".join(
+        part if i == 0 or first[i - 1][-1:] in "。！？" else " " + part
+        for i, part in enumerate(first)
+    ) or flat
     return summary if len(summary) <= limit else summary[: limit - 1].rstrip() + "…"
 
 

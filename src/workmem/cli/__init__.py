@@ -45,6 +45,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "event": ("workmem.cli.journal_cmds", "the dated event ledger: add, find"),
     "end": ("workmem.cli.journal_cmds", "end the session: daily log, threads, resumption, state"),
     "load": ("workmem.cli.journal_cmds", "the 4-phase memory context for a message, within budget"),
+    "hooks": ("workmem.cli.hooks_cmds", "install or remove workmem's hooks in an agent"),
+    "hook": ("workmem.cli.hooks_cmds", "answer one hook event from an agent (JSON on stdin)"),
+    "say": ("workmem.cli.hooks_cmds", "which workflow a message asks for; --run runs it"),
 }
 
 

@@ -1,0 +1,153 @@
+"""``workmem hooks install|uninstall``, ``workmem hook EVENT`` and ``workmem say``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from .output import emit_json, say, wants_json
+
+#: Internal deadline per canonical event, below the timeouts written by ``hooks install``.
+DEADLINES = {"pre-compact": 25.0, "session-end": 15.0}
+DEFAULT_DEADLINE = 8.0
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    """Answer one hook event. Always exits 0: a failure is logged, never shown to the agent."""
+    from ..hooks.runner import run_fail_open
+
+    stdin = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    state: dict[str, Path] = {}
+
+    def work() -> str:
+        from ..files.store import Store
+        from ..hooks.events import canonical_event
+        from ..hooks.handlers import HookRun, handle
+        from ..hooks.io import format_output, parse_input
+        from ..retrieval.tokens import set_mode
+        from ..root import Workspace, find_root
+
+        set_mode("estimate")  # hooks cannot afford loading a BPE on every prompt
+        event = canonical_event(args.event, args.platform)
+        inp = parse_input(stdin, args.platform, event)
+        root = find_root(getattr(args, "root", None), cwd=inp.cwd)
+        workspace = Workspace(root)
+        state["dir"] = workspace.state_dir
+        reply = handle(HookRun(inp, workspace, Store(workspace)))
+        return format_output(args.platform, event, reply.context, reply.notice)
+
+    def state_dir() -> Path | None:
+        return state.get("dir")
+
+    seconds = DEADLINES.get(args.event, DEFAULT_DEADLINE)
+    out = run_fail_open(
+        work, state_dir=state_dir, where=f"{args.platform}:{args.event}", seconds=seconds
+    )
+    if out:
+        sys.stdout.write(out + "\n")
+    return 0
+
+
+def _install(args: argparse.Namespace, remove: bool) -> int:
+    from ..files.store import Store
+    from ..hooks.install import install
+    from ..root import Workspace, find_root
+
+    workspace = Workspace(find_root(getattr(args, "root", None)))
+    report = install(
+        Store(workspace),
+        args.platform,
+        scope=args.scope,
+        project=workspace.root,
+        home=Path.home(),
+        remove=remove,
+        dry_run=getattr(args, "dry_run", False),
+    )
+    if wants_json(args):
+        emit_json({"ok": True, **report.to_dict()})
+        return 0
+    verb = "would change" if report.dry_run else ("removed from" if remove else "installed in")
+    if report.unchanged:
+        state = "not installed" if remove else "already installed"
+        say(f"{args.platform}: nothing to change ({state})")
+        return 0
+    events = report.removed if remove else report.added
+    for path in report.files:
+        say(f"{args.platform}: {verb} {path}: {', '.join(events)}")
+    if report.dry_run:
+        for path, text in report.preview.items():
+            say(f"\n--- {path} ---\n{text.rstrip()}")
+    return 0
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    return _install(args, remove=False)
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    return _install(args, remove=True)
+
+
+def cmd_say(args: argparse.Namespace) -> int:
+    from ..phrases import detect
+
+    intent = detect(args.text)
+    if not args.run:
+        if wants_json(args):
+            emit_json({"intent": intent.to_dict() if intent else None})
+        else:
+            say(f"{intent.workflow} {intent.args or ''}".strip() if intent else "no workflow")
+        return 0 if intent else 1
+    if intent is None:
+        if wants_json(args):
+            emit_json({"intent": None, "result": None})
+        else:
+            say("no workflow")
+        return 1
+    import os
+
+    from ..dispatch import RunContext, run_intent
+    from ..root import open_workspace
+
+    run = RunContext(
+        open_workspace(getattr(args, "root", None)),
+        platform=args.platform,
+        session_id=args.as_id or os.environ.get("WORKMEM_SESSION_ID"),
+        transcript=Path(args.transcript) if args.transcript else None,
+    )
+    result = run_intent(intent, run)
+    if wants_json(args):
+        emit_json({"intent": intent.to_dict(), "result": result.to_dict()})
+    else:
+        say(result.text)
+    return 0 if result.ok else 1
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    from ..hooks.events import PLATFORMS
+
+    hooks = subparsers.add_parser("hooks", parents=[common], help="install hooks into an agent")
+    verbs = hooks.add_subparsers(dest="verb", metavar="VERB", required=True)
+    for name, handler in (("install", cmd_install), ("uninstall", cmd_uninstall)):
+        verb = verbs.add_parser(name, parents=[common], help=f"{name} workmem's hooks")
+        verb.add_argument("--platform", required=True, choices=PLATFORMS)
+        verb.add_argument("--scope", choices=["project", "user"], default="project")
+        verb.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
+        verb.set_defaults(handler=handler)
+
+    hook = subparsers.add_parser(
+        "hook", parents=[common], help="answer one hook event (stdin JSON)"
+    )
+    hook.add_argument("event", metavar="EVENT", help="e.g. SessionStart, user-prompt-submit")
+    hook.add_argument("--platform", required=True, choices=PLATFORMS)
+    hook.set_defaults(handler=cmd_hook)
+
+    text = subparsers.add_parser("say", parents=[common], help="which workflow a message asks for")
+    text.add_argument("text", metavar="TEXT")
+    text.add_argument("--run", action="store_true", help="run the workflow")
+    text.add_argument("--as", dest="as_id", metavar="ID", help="the current memory session")
+    text.add_argument("--transcript", metavar="F", help="the current session's transcript")
+    text.add_argument("--platform", default=None)
+    text.set_defaults(handler=cmd_say)

@@ -1,0 +1,266 @@
+"""Running what a trigger phrase asks for: one function per workflow, over the core APIs.
+
+``workmem say --run`` and the user-prompt hook both come here, so a phrase does the same
+thing from a terminal and from inside an agent. Workflows whose content only the agent
+can write (a wrap-up's memories, a snapshot's decisions) do their deterministic part from
+the transcript and return instructions for the rest; nothing here invents prose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import UsageError, WorkmemError
+from .phrases import Intent
+from .root import Workspace
+
+if TYPE_CHECKING:
+    from .board.context import BoardContext
+
+
+@dataclass
+class RunContext:
+    """Who is asking: the workspace, the platform, and the current sessions if known."""
+
+    workspace: Workspace
+    platform: str | None = None
+    session_id: str | None = None
+    transcript: Path | None = None
+    home: Path | None = None
+
+
+@dataclass
+class IntentResult:
+    workflow: str
+    ok: bool
+    text: str
+    session_id: str | None = None
+    details: dict[str, object] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "workflow": self.workflow,
+            "ok": self.ok,
+            "text": self.text,
+            "session_id": self.session_id,
+            "details": self.details,
+        }
+
+
+def _board(run: RunContext) -> BoardContext:
+    from .board.context import BoardContext
+
+    return BoardContext.open(run.workspace.root, platform=run.platform)
+
+
+def _need_session(run: RunContext, workflow: str) -> str:
+    if not run.session_id:
+        raise UsageError(
+            f"{workflow} needs the current Memory Session ID (--as ID or WORKMEM_SESSION_ID)"
+        )
+    return run.session_id
+
+
+def _transcript_context(run: RunContext) -> tuple[str, list[str]]:
+    """Current state and touched files from the session's notes, refreshed from the transcript."""
+    if run.transcript is None or run.session_id is None:
+        return "", []
+    from .notes import template
+    from .notes.workflow import update_notes
+
+    result = update_notes(
+        run.workspace,
+        session_id=run.session_id,
+        transcript=run.transcript,
+        platform=run.platform,
+        home=run.home,
+    )
+    text = result.path.read_text(encoding="utf-8") if result.path.is_file() else ""
+    sections = template.parse(text) if text else {}
+    state = sections.get("Current State", "").strip()
+    files = [
+        line.lstrip("-* ").strip()
+        for line in sections.get("Files and Functions", "").splitlines()
+        if line.strip().startswith(("-", "*"))
+    ]
+    return state, files[:20]
+
+
+def _register(intent: Intent, run: RunContext) -> IntentResult:
+    from .board.lifecycle import register_session
+
+    ctx = _board(run)
+    if run.session_id and ctx.index.read().get(run.session_id) is not None:
+        return _update(intent, run)
+    result = register_session(ctx)
+    return IntentResult(
+        intent.workflow, True, f"Your Memory Session ID is: {result.session_id}", result.session_id
+    )
+
+
+def _update(intent: Intent, run: RunContext) -> IntentResult:
+    from .board.lifecycle import update_session
+    from .board.snapshot import CURRENT_CONTEXT, FILES, SnapshotChange
+
+    sid = _need_session(run, intent.workflow)
+    state, files = _transcript_context(run)
+    change = SnapshotChange()
+    if state:
+        change.add(CURRENT_CONTEXT, state)
+    if files:
+        change.add(FILES, "\n".join(files))
+    result = update_session(_board(run), sid, change=change)
+    text = (
+        f"Memory session {sid} updated (status active); snapshot "
+        f"memory/sessions/{sid}.md merged. Add decisions, open questions and next actions "
+        f'with: workmem session update {sid} --section "Decisions=..." '
+        '--section "Next Actions=..." (mark finished items "[done] ...").'
+    )
+    return IntentResult(intent.workflow, True, text, sid, {"files": result.files})
+
+
+def _continue(intent: Intent, run: RunContext) -> IntentResult:
+    from .board.links import continue_session
+
+    source = intent.args["session_id"]
+    result = continue_session(_board(run), source, as_id=run.session_id)
+    text = f"{result.session_id} now continues from {source}."
+    if run.session_id is None:
+        text = f"Your Memory Session ID is: {result.session_id}\n{text}"
+    snapshot = _board(run).snapshot_text(source)
+    if snapshot:
+        text += f"\n\nSource session snapshot ({source}):\n\n{snapshot.strip()}"
+    return IntentResult(intent.workflow, True, text, result.session_id)
+
+
+def _release(intent: Intent, run: RunContext) -> IntentResult:
+    from .board.links import release_reference
+
+    sid = _need_session(run, intent.workflow)
+    source = intent.args["session_id"]
+    release_reference(_board(run), source, as_id=sid)
+    return IntentResult(intent.workflow, True, f"{sid} no longer references {source}.", sid)
+
+
+def _archive(intent: Intent, run: RunContext) -> IntentResult:
+    from .board.cleanup import archive_session
+
+    result = archive_session(_board(run), intent.args["session_id"])
+    verb = "Archived" if result.action == "archive" else "Deleted (no snapshot to archive)"
+    return IntentResult(intent.workflow, True, f"{verb}: {result.session_id}", result.session_id)
+
+
+def _organize(intent: Intent, run: RunContext) -> IntentResult:
+    from .board.cleanup import organize
+
+    report = organize(_board(run))
+    lines = [
+        "Organized memory/index.md:",
+        f"- deleted idle rows: {', '.join(report.deleted_idle) or 'none'}",
+        f"- marked stale: {', '.join(report.marked_stale) or 'none'}",
+        f"- kept active: {', '.join(report.kept_active) or 'none'}",
+        f"- protected (referenced): {', '.join(report.protected) or 'none'}",
+    ]
+    lines += [f"- needs attention: {sid}: {why}" for sid, why in report.inconsistent.items()]
+    return IntentResult(intent.workflow, True, "\n".join(lines), details=report.to_dict())
+
+
+def _notes(intent: Intent, run: RunContext) -> IntentResult:
+    from .notes.workflow import update_notes, view_notes
+
+    if intent.workflow == "notes.refresh":
+        update_notes(
+            run.workspace,
+            session_id=run.session_id,
+            transcript=run.transcript,
+            platform=run.platform,
+            home=run.home,
+        )
+    sid, text = view_notes(run.workspace, run.session_id, run.transcript)
+    return IntentResult(intent.workflow, True, text, sid)
+
+
+def _restore(intent: Intent, run: RunContext) -> IntentResult:
+    from .relay.workflows import restore
+
+    fresh = intent.workflow == "relay.archive"
+    result = restore(run.workspace, fresh=fresh, platform=run.platform, home=run.home)
+    if fresh:
+        where = result.archived_to.name if result.archived_to else "nothing to archive"
+        return IntentResult(
+            intent.workflow, True, f"Fresh start: relay snapshot archived ({where})."
+        )
+    return IntentResult(intent.workflow, True, result.text or "No earlier session to restore.")
+
+
+def _migrate(intent: Intent, run: RunContext) -> IntentResult:
+    from .journal.migrate import migrate
+
+    report = migrate(run.workspace.root)
+    done = [s for s in report.steps if s.changed]
+    text = "Migration: " + (
+        "; ".join(f"{s.name} ({s.path})" for s in done) if done else "nothing to change."
+    )
+    return IntentResult(intent.workflow, True, text, details=report.to_dict())
+
+
+def _wrap(intent: Intent, run: RunContext) -> IntentResult:
+    """The deterministic half of a wrap-up; the memories themselves come from the agent."""
+    saved: list[str] = []
+    if run.transcript is not None:
+        from .relay.template import SnapshotNotes
+        from .relay.workflows import snapshot
+
+        result = snapshot(
+            run.workspace,
+            SnapshotNotes(),
+            transcript=run.transcript,
+            platform=run.platform,
+            force=True,
+            home=run.home,
+        )
+        if result.written:
+            saved.append("memory/relay-snapshot.md (and today's daily log)")
+    if run.session_id:
+        _update(intent, run)
+        saved.append(f"memory/sessions/{run.session_id}.md")
+    chinese = intent.language in ("zh", "ja")
+    head = "收工：已自動保存" if chinese else "Wrap-up: saved automatically"
+    lines = [f"{head}: {', '.join(saved) or '-'}."]
+    lines.append(
+        "To finish the wrap-up (seed 000 Steps 3-8), pipe the memories worth keeping to "
+        "`workmem wrap --from-file -` as a YAML list of {type: project|feedback|user|reference, "
+        "topic, description, content}; run `workmem wrap --state` first to see git state and "
+        "existing memories. If nothing is worth keeping, say so and stop."
+    )
+    return IntentResult(intent.workflow, True, "\n".join(lines), run.session_id)
+
+
+_RUNNERS: dict[str, Callable[[Intent, RunContext], IntentResult]] = {
+    "session.register": _register,
+    "session.update": _update,
+    "session.continue": _continue,
+    "session.release": _release,
+    "session.archive": _archive,
+    "organize": _organize,
+    "notes.refresh": _notes,
+    "notes.view": _notes,
+    "relay.restore": _restore,
+    "relay.archive": _restore,
+    "migrate": _migrate,
+    "wrap": _wrap,
+}
+
+
+def run_intent(intent: Intent, run: RunContext) -> IntentResult:
+    """Run the workflow; a ``WorkmemError`` becomes a failed result with its message."""
+    runner = _RUNNERS.get(intent.workflow)
+    if runner is None:
+        raise UsageError(f"no runner for workflow {intent.workflow!r}")
+    try:
+        return runner(intent, run)
+    except WorkmemError as exc:
+        return IntentResult(intent.workflow, False, f"{intent.workflow} failed: {exc}")
