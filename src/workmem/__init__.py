@@ -25,13 +25,13 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from .board import Board, BoardRow, SnapshotChange
+    from .errors import WorkmemError
     from .journal.budget import BudgetConfig, SessionContext
     from .journal.loader import MemoryLoader
     from .journal.writer import MemoryWriter
     from .relay.usage import context_usage
     from .relay.zones import zone_for
     from .transcripts import read_transcript
-    from .errors import WorkmemError
 
 
 def __getattr__(name: str) -> Any:
