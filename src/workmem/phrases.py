@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cache
 
 SESSION_ID = r"(?P<id>\d{4}-\d{2}-\d{2}-\d{4}-[a-z0-9]+(?:-[a-z0-9]+)*)"
 _TRAILING = " \t\r\n.,!?;:~。，！？；：、…」』）)\"'"
@@ -40,16 +41,37 @@ class Intent:
 class _Rule:
     workflow: str
     language: str
-    pattern: re.Pattern[str]
+    phrase: str
     whole: bool  # only when the phrase is (nearly) the whole message
+
+    @property
+    def anchor(self) -> str:
+        """Literal text every match contains, spaces and case aside: a cheap pre-filter."""
+        return _squash(self.phrase.split("{id}")[0])
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return _compiled(self.phrase)
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+@cache
+def _compiled(phrase: str) -> re.Pattern[str]:
+    """``phrase`` is literal text; ``{id}`` marks a session ID argument; spaces are flexible.
+
+    Compiled on first use only: a hook sees mostly ordinary prompts, which the anchor
+    check rejects without compiling any of the ~80 patterns.
+    """
+    parts = [re.escape(p) for p in phrase.split("{id}")]
+    body = SESSION_ID.join(parts).replace(r"\ ", r"\s*")
+    return re.compile(body, re.IGNORECASE)
 
 
 def _rule(workflow: str, language: str, phrase: str, *, whole: bool = False) -> _Rule:
-    """``phrase`` is literal text; ``{id}`` marks a session ID argument; spaces are flexible."""
-    parts = [re.escape(p) for p in phrase.split("{id}")]
-    body = SESSION_ID.join(parts)
-    body = body.replace(r"\ ", r"\s*")
-    return _Rule(workflow, language, re.compile(body, re.IGNORECASE), whole)
+    return _Rule(workflow, language, phrase, whole)
 
 
 # Order matters: the first matching rule wins, so specific phrases come before general ones.
@@ -191,7 +213,10 @@ def detect(text: str) -> Intent | None:
     message = normalize(text)
     if not message:
         return None
+    squashed = _squash(message)
     for rule in _RULES:
+        if rule.anchor not in squashed:
+            continue
         match = rule.pattern.search(message)
         if match is None:
             continue
@@ -207,4 +232,4 @@ def detect(text: str) -> Intent | None:
 
 def all_phrases() -> list[tuple[str, str, str]]:
     """(workflow, language, pattern) of every rule, for documentation and tests."""
-    return [(r.workflow, r.language, r.pattern.pattern) for r in _RULES]
+    return [(r.workflow, r.language, r.phrase) for r in _RULES]

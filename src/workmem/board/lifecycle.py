@@ -73,10 +73,13 @@ def summary_from(text: str, limit: int = 200) -> str:
     flat = " ".join(" ".join(line for line in lines if line).split())
     sentences = [s for s in _SENTENCE_END.split(flat) if s]
     first = sentences[:2]
-    summary = "".join(
-        part if i == 0 or first[i - 1][-1:] in "。！？" else " " + part
-        for i, part in enumerate(first)
-    ) or flat
+    summary = (
+        "".join(
+            part if i == 0 or first[i - 1][-1:] in "。！？" else " " + part
+            for i, part in enumerate(first)
+        )
+        or flat
+    )
     return summary if len(summary) <= limit else summary[: limit - 1].rstrip() + "…"
 
 

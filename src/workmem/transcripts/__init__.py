@@ -6,19 +6,54 @@ only needs ``context_usage`` pays for one parser.
 
 from __future__ import annotations
 
-from .discover import find_transcripts, resolve_transcript
-from .model import (
-    Compaction,
-    Message,
-    PlanItem,
-    Round,
-    ToolCall,
-    ToolResult,
-    Transcript,
-    TranscriptRef,
-    Usage,
-)
-from .read import PLATFORMS, read_transcript
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "find_transcripts": ".discover",
+    "resolve_transcript": ".discover",
+    "PLATFORMS": ".read",
+    "read_transcript": ".read",
+    **dict.fromkeys(
+        (
+            "Compaction",
+            "Message",
+            "PlanItem",
+            "Round",
+            "ToolCall",
+            "ToolResult",
+            "Transcript",
+            "TranscriptRef",
+            "Usage",
+        ),
+        ".model",
+    ),
+}
+
+if TYPE_CHECKING:
+    from .discover import find_transcripts, resolve_transcript
+    from .model import (
+        Compaction,
+        Message,
+        PlanItem,
+        Round,
+        ToolCall,
+        ToolResult,
+        Transcript,
+        TranscriptRef,
+        Usage,
+    )
+    from .read import PLATFORMS, read_transcript
+
+
+def __getattr__(name: str) -> Any:
+    """Import on first use: a hook that reads one transcript should not load discovery."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'workmem.transcripts' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module, __name__), name)
+
 
 __all__ = [
     "PLATFORMS",
