@@ -48,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hooks": ("workmem.cli.hooks_cmds", "install or remove workmem's hooks in an agent"),
     "hook": ("workmem.cli.hooks_cmds", "answer one hook event from an agent (JSON on stdin)"),
     "say": ("workmem.cli.hooks_cmds", "which workflow a message asks for; --run runs it"),
+    "mcp": ("workmem.cli.mcp_cmds", "serve workmem to MCP clients (stdio or HTTP)"),
 }
 
 
