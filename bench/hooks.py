@@ -32,8 +32,17 @@ def build_root(root: Path, sessions: int) -> None:
         status = "active" if n % 2 else "idle"
         lines.append(
             format_row(
-                [sid, "claude-code-main-agent", f"topic {n}", f"summary {n}", "k", status, "-",
-                 "2026-04-01 09:00", "2026-04-02 09:00"]
+                [
+                    sid,
+                    "claude-code-main-agent",
+                    f"topic {n}",
+                    f"summary {n}",
+                    "k",
+                    status,
+                    "-",
+                    "2026-04-01 09:00",
+                    "2026-04-02 09:00",
+                ]
             )
         )
         if status == "active":
@@ -43,7 +52,8 @@ def build_root(root: Path, sessions: int) -> None:
             )
     (memory / "index.md").write_text("\n".join(lines) + "\n")
     for day in range(1, 29):
-        (memory / f"2026-04-{day:02d}.md").write_text(f"# 2026-04-{day:02d}\n\n### Work\n\nday {day}\n")
+        log = f"# 2026-04-{day:02d}\n\n### Work\n\nday {day}\n"
+        (memory / f"2026-04-{day:02d}.md").write_text(log)
 
 
 def timed(argv: list[str], stdin: str, runs: int, env: dict[str, str]) -> list[float]:
@@ -65,8 +75,7 @@ def main() -> None:
         root = Path(tmp) / "ws"
         build_root(root, options.sessions)
         transcript = Path(tmp) / "t.jsonl"
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "faces"))
-        from transcript_builders import claude_code
+        from workmem.demo_transcript import claude_code
 
         claude_code(transcript, cwd=str(root))
         env = {**os.environ, "WORKMEM_ROOT": str(root), "WORKMEM_NOW": "2026-05-25 13:18"}
@@ -74,8 +83,11 @@ def main() -> None:
         # Register once so later prompts find their session, as in a real session.
         subprocess.run(
             [exe, "hook", "SessionStart", "--platform", "claude-code"],
-            input=json.dumps({**base, "source": "startup"}), capture_output=True, text=True,
-            check=True, env=env,
+            input=json.dumps({**base, "source": "startup"}),
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
         )
         bare = timed([sys.executable, "-c", "pass"], "", options.runs, env)
         prompt = timed(

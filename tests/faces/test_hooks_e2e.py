@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from workmem.cli import main
+from workmem.demo_transcript import claude_code
 from workmem.files.tables import TableDocument
-
-from .transcript_builders import claude_code
 
 FIXTURES = {
     "claude-code": "claude-code/ccviewer-1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl",

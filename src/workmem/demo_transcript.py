@@ -1,4 +1,8 @@
-"""Small transcripts in each platform's own format, built by the tests themselves."""
+"""A small Claude Code transcript of our own, in the platform's JSONL format.
+
+``make demo`` replays it when the recorded fixtures of ``../shared`` are not there, and the
+tests use it so the suite means something on any machine.
+"""
 
 from __future__ import annotations
 
