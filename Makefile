@@ -12,7 +12,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,mcp]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,embed]'
 	touch $(STAMP)
 
 demo: install

@@ -1,0 +1,150 @@
+"""Turning text into index terms and queries, for English and for CJK alike.
+
+SQLite's FTS5 does the heavy lifting (BM25, the Porter stemmer), but two things it cannot
+do are done here before text reaches it:
+
+* English stopwords: FTS5 has no stopword list, and question words ("what", "when", "did")
+  would otherwise dominate short queries.
+* CJK: ``unicode61`` keeps a run of Chinese characters as one token and the ``trigram``
+  tokenizer cannot match a 2-character word such as 收工. Each CJK run becomes its
+  overlapping character bigrams (the last character of a run also on its own), so any
+  word of two or more characters is a phrase of bigrams and a single character is a
+  prefix query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_CJK_RANGES = (
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uf900-\ufaff"  # compatibility ideographs
+    "\uac00-\ud7af"  # hangul syllables
+    "\u1100-\u11ff\u3130-\u318f"  # hangul jamo
+    "\U00020000-\U0002ffff"  # extensions B..
+)
+_CJK_RUN = re.compile(f"[{_CJK_RANGES}]+")
+_CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_SPACES = re.compile(r"\s+")
+
+_STOPWORD_TEXT = """
+    a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can can't cannot could couldn't did didn't do does
+    doesn't doing don't down during each few for from further had hadn't has hasn't have
+    haven't having he he'd he'll he's her here here's hers herself him himself his how how's
+    i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my
+    myself no nor not of off on once only or other ought our ours ourselves out over own same
+    shan't she she'd she'll she's should shouldn't so some such than that that's the their
+    theirs them themselves then there there's these they they'd they'll they're they've this
+    those through to too under until up very was wasn't we we'd we'll we're we've were weren't
+    what what's when when's where where's which while who who's whom why why's with won't
+    would wouldn't you you'd you'll you're you've your yours yourself yourselves also just
+    will shall may might must yes ok okay s t d ll re ve m
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def is_cjk(char: str) -> bool:
+    return _CJK_CHAR.match(char) is not None
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK_CHAR.search(text) is not None
+
+
+def cjk_grams(run: str) -> list[str]:
+    """Overlapping bigrams of one CJK run, plus its last character alone."""
+    if len(run) == 1:
+        return [run]
+    grams = [run[i : i + 2] for i in range(len(run) - 1)]
+    grams.append(run[-1])
+    return grams
+
+
+def words(text: str) -> list[str]:
+    """Non-CJK words, lower-cased, apostrophes normalised, stopwords kept."""
+    plain = _CJK_RUN.sub(" ", text)
+    return [w.lower().replace("’", "'") for w in _WORD.findall(plain)]
+
+
+def content_words(text: str) -> list[str]:
+    """Words that carry meaning: no stopwords, no possessive ``'s``."""
+    out: list[str] = []
+    for word in words(text):
+        if word in STOPWORDS:
+            continue
+        if word.endswith("'s"):
+            word = word[:-2]
+        out.extend(part for part in word.split("'") if part and part not in STOPWORDS)
+    return out
+
+
+def index_terms(text: str) -> str:
+    """The text FTS5 indexes: content words and CJK grams, space-separated.
+
+    The Porter stemmer of the FTS5 table stems the words; CJK grams pass through it as
+    they are.
+    """
+    terms = content_words(text)
+    for run in _CJK_RUN.findall(text):
+        terms.extend(cjk_grams(run))
+    return " ".join(terms)
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def query_terms(query: str) -> list[str]:
+    """FTS5 query atoms for ``query``: words, CJK bigram phrases, single-character prefixes."""
+    atoms: list[str] = []
+    found = content_words(query)
+    if not found:
+        # A query of stopwords only ("what is it") still means something.
+        found = [w for w in words(query) if len(w) > 1]
+    atoms.extend(_quote(w) for w in dict.fromkeys(found))
+    for run in _CJK_RUN.findall(query):
+        if len(run) == 1:
+            atoms.append(_quote(run) + "*")
+            continue
+        grams = [run[i : i + 2] for i in range(len(run) - 1)]
+        atoms.extend(_quote(g) for g in dict.fromkeys(grams))
+    return list(dict.fromkeys(atoms))
+
+
+def fts_query(query: str) -> str | None:
+    """An OR query over the atoms, ranked by BM25; None when nothing is searchable."""
+    atoms = query_terms(query)
+    return " OR ".join(atoms) if atoms else None
+
+
+def highlight_terms(query: str) -> list[str]:
+    """Lower-cased needles for snippets: word stems (cheap prefix) and CJK runs/bigrams."""
+    needles: list[str] = []
+    for word in content_words(query) or words(query):
+        needles.append(word[: max(4, len(word) - 2)] if len(word) > 4 else word)
+    for run in _CJK_RUN.findall(query):
+        needles.append(run)
+        needles.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return [n for n in dict.fromkeys(needles) if n]
+
+
+def snippet(text: str, needles: Iterable[str], width: int = 160) -> str:
+    """A one-line excerpt of ``text`` of about ``width`` characters around the first match."""
+    flat = _SPACES.sub(" ", text).strip()
+    if len(flat) <= width:
+        return flat
+    lowered = flat.lower()
+    positions = [p for p in (lowered.find(n) for n in needles) if p >= 0]
+    at = min(positions) if positions else 0
+    start = max(0, min(at - width // 4, len(flat) - width))
+    end = start + width
+    if start > 0:
+        space = flat.find(" ", start, start + 20)
+        start = space + 1 if space > 0 and not has_cjk(flat[start : start + 1]) else start
+    piece = flat[start:end].strip()
+    return ("…" if start > 0 else "") + piece + ("…" if end < len(flat) else "")

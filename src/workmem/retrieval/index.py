@@ -1,0 +1,365 @@
+"""The search index: a derived SQLite file under ``memory/.workmem/``, never the truth.
+
+Three promises:
+
+* **Never older than the files.** Every query first compares each memory file's mtime and
+  size with what was indexed (a ``scandir`` walk, no file opened) and re-chunks only what
+  changed; a file whose bytes hash the same is not re-chunked.
+* **Never an error for a broken index.** A missing, corrupt or old-schema database is
+  rebuilt from the files; the user only sees results.
+* **A full rebuild is atomic.** It is written to a temp file and swapped in with
+  ``os.replace``; readers see the old index or the new one. Vectors of unchanged chunks are
+  carried over, so a rebuild does not re-embed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import FormatError
+from ..files.locks import FileLock
+from ..files.store import read_bytes
+from ..files.text import decode
+from ..root import Workspace
+from . import kinds
+
+if TYPE_CHECKING:
+    from .chunker import Chunk
+
+SCHEMA_VERSION = "2"
+DB_NAME = "search.sqlite"
+#: Kinds whose neighbours (entries just before and after) help find a chunk.
+
+Progress = Callable[[int, int], None]
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(
+    path TEXT PRIMARY KEY, kind TEXT NOT NULL, mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL, hash TEXT, error TEXT);
+CREATE TABLE chunks(
+    id INTEGER PRIMARY KEY, cid TEXT NOT NULL UNIQUE, path TEXT NOT NULL, kind TEXT NOT NULL,
+    seq INTEGER NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
+    date TEXT, session_id TEXT, title TEXT NOT NULL, text TEXT NOT NULL,
+    tokens INTEGER NOT NULL, ehash TEXT NOT NULL);
+CREATE INDEX chunks_path ON chunks(path, seq);
+CREATE INDEX chunks_date ON chunks(date);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    body, ctx, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE TABLE vectors(
+    chunk INTEGER NOT NULL, model TEXT NOT NULL, ehash TEXT NOT NULL, vec BLOB NOT NULL,
+    PRIMARY KEY (chunk, model));
+CREATE INDEX vectors_reuse ON vectors(model, ehash);
+"""
+
+
+@dataclass
+class RefreshReport:
+    """What one refresh or rebuild did; ``problems`` are files that could not be read."""
+
+    files_seen: int = 0
+    files_changed: int = 0
+    files_removed: int = 0
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    vectors_added: int = 0
+    rebuilt: bool = False
+    reason: str = ""
+    seconds: float = 0.0
+    problems: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def db_path(workspace: Workspace) -> Path:
+    return workspace.state_dir / DB_NAME
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    con = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+    con.execute("PRAGMA synchronous=NORMAL")
+    return con
+
+
+def _check(con: sqlite3.Connection) -> None:
+    """Raise ``sqlite3.DatabaseError`` unless this is a readable index of our schema."""
+    row = con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    if row is None or row[0] != SCHEMA_VERSION:
+        raise sqlite3.DatabaseError(f"index schema {row[0] if row else None!r}")
+    con.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'workmem'").fetchone()
+
+
+class SearchIndex:
+    """The index of one workspace. Cheap to construct; opens SQLite per operation."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self.path = db_path(workspace)
+
+    def lock(self) -> FileLock:
+        return FileLock(self.workspace.locks_dir / "search-index.lock", timeout=60.0)
+
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        """An open, checked index; rebuilt first when it is missing, corrupt or outdated."""
+        con = self._open_checked()
+        if con is None:
+            self.rebuild(reason="index missing or unreadable")
+            con = self._open_checked()
+            if con is None:
+                raise FormatError("the search index could not be rebuilt", path=str(self.path))
+        try:
+            yield con
+        finally:
+            con.close()
+
+    def _open_checked(self) -> sqlite3.Connection | None:
+        if not self.path.is_file():
+            return None
+        con = None
+        try:
+            con = _connect(self.path)
+            _check(con)
+        except sqlite3.DatabaseError:
+            if con is not None:
+                con.close()
+            return None
+        return con
+
+    # -- incremental refresh ---------------------------------------------------------------
+
+    def refresh(self, con: sqlite3.Connection) -> RefreshReport:
+        """Bring the index up to date with the files; cheap when nothing changed."""
+        started = time.perf_counter()
+        report = RefreshReport()
+        stats = {s.file.rel: s for s in kinds.walk(self.workspace)}
+        report.files_seen = len(stats)
+        if not self._pending(con, stats):
+            return report
+        with self.lock():
+            known = self._known(con)
+            changed = [s for rel, s in stats.items() if _stale(known.get(rel), s)]
+            removed = [rel for rel in known if rel not in stats]
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                for rel in removed:
+                    report.chunks_removed += self._drop(con, rel)
+                    con.execute("DELETE FROM files WHERE path=?", (rel,))
+                for stat in changed:
+                    if self._index_file(con, stat, known.get(stat.file.rel), report):
+                        report.files_changed += 1
+                report.files_removed = len(removed)
+                if report.files_changed or removed:
+                    _bump(con)
+                    _count(con, report.chunks_added - report.chunks_removed)
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _pending(self, con: sqlite3.Connection, stats: dict[str, kinds.FileStat]) -> bool:
+        known = self._known(con)
+        if known.keys() != stats.keys():
+            return True
+        return any(_stale(known[rel], s) for rel, s in stats.items())
+
+    @staticmethod
+    def _known(con: sqlite3.Connection) -> dict[str, tuple[int, int, str | None]]:
+        rows = con.execute("SELECT path, mtime_ns, size, hash FROM files")
+        return {path: (mtime, size, digest) for path, mtime, size, digest in rows}
+
+    @staticmethod
+    def _drop(con: sqlite3.Connection, rel: str) -> int:
+        ids = [row[0] for row in con.execute("SELECT id FROM chunks WHERE path=?", (rel,))]
+        con.executemany("DELETE FROM chunks_fts WHERE rowid=?", ((i,) for i in ids))
+        con.executemany("DELETE FROM vectors WHERE chunk=?", ((i,) for i in ids))
+        con.execute("DELETE FROM chunks WHERE path=?", (rel,))
+        return len(ids)
+
+    def _index_file(
+        self,
+        con: sqlite3.Connection,
+        stat: kinds.FileStat,
+        previous: tuple[int, int, str | None] | None,
+        report: RefreshReport,
+    ) -> bool:
+        """(Re-)chunk one file; False when its bytes had not changed after all."""
+        file = stat.file
+        data = read_bytes(file.path)
+        if data is None:  # vanished between the walk and now
+            report.chunks_removed += self._drop(con, file.rel)
+            con.execute("DELETE FROM files WHERE path=?", (file.rel,))
+            return True
+        digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        if previous is not None and previous[2] == digest:
+            con.execute(
+                "UPDATE files SET mtime_ns=?, size=? WHERE path=?",
+                (stat.mtime_ns, stat.size, file.rel),
+            )
+            return False
+        # Chunking is imported only when a file changed: most queries find nothing to do.
+        from .chunker import chunk_file
+        from .records import chunk_records
+
+        error = None
+        chunks: list[Chunk] = []
+        try:
+            text = decode(data, file.rel)[0]
+            chunks = chunk_file(file, text)
+        except FormatError as exc:
+            error = str(exc)
+            report.problems[file.rel] = error
+        kept = _vectors_of(con, file.rel)
+        report.chunks_removed += self._drop(con, file.rel)
+        for row, body, ctx in chunk_records(file, chunks):
+            cursor = con.execute(
+                "INSERT INTO chunks(cid, path, kind, seq, line_start, line_end, date, session_id,"
+                " title, text, tokens, ehash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                row,
+            )
+            rowid = cursor.lastrowid
+            con.execute(
+                "INSERT INTO chunks_fts(rowid, body, ctx) VALUES (?,?,?)", (rowid, body, ctx)
+            )
+            for model, vec in kept.get(str(row[-1]), []):
+                con.execute(
+                    "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) VALUES (?,?,?,?)",
+                    (rowid, model, row[-1], vec),
+                )
+            report.chunks_added += 1
+        con.execute(
+            "INSERT OR REPLACE INTO files(path, kind, mtime_ns, size, hash, error)"
+            " VALUES (?,?,?,?,?,?)",
+            (file.rel, file.kind, stat.mtime_ns, stat.size, None if error else digest, error),
+        )
+        return True
+
+    # -- full rebuild ----------------------------------------------------------------------
+
+    def rebuild(
+        self, *, reason: str = "requested", progress: Progress | None = None
+    ) -> RefreshReport:
+        """Build a fresh index beside the old one and swap it in atomically."""
+        started = time.perf_counter()
+        report = RefreshReport(rebuilt=True, reason=reason)
+        self.workspace.state_dir.mkdir(parents=True, exist_ok=True)
+        with self.lock():
+            tmp = self.path.with_name(f".{DB_NAME}.{os.getpid()}.tmp")
+            tmp.unlink(missing_ok=True)
+            try:
+                self._build_into(tmp, report, progress)
+                with open(tmp, "rb+") as handle:
+                    os.fsync(handle.fileno())
+                for stale in ("-journal", "-wal", "-shm"):
+                    Path(f"{self.path}{stale}").unlink(missing_ok=True)
+                os.replace(tmp, self.path)
+            finally:
+                tmp.unlink(missing_ok=True)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _build_into(self, tmp: Path, report: RefreshReport, progress: Progress | None) -> None:
+        con = _connect(tmp)
+        try:
+            con.execute("PRAGMA journal_mode=OFF")
+            con.execute("PRAGMA synchronous=OFF")
+            con.executescript(_SCHEMA)
+            con.execute(
+                "INSERT INTO meta VALUES ('schema', ?), ('generation', '1'), ('chunks', '0')",
+                (SCHEMA_VERSION,),
+            )
+            self._attach_old(con)
+            stats = list(kinds.walk(self.workspace))
+            report.files_seen = len(stats)
+            con.execute("BEGIN")
+            for done, stat in enumerate(stats, 1):
+                self._index_file(con, stat, None, report)
+                if progress is not None:
+                    progress(done, len(stats))
+            _count(con, report.chunks_added - report.chunks_removed)
+            con.execute("COMMIT")
+            report.files_changed = len(stats)
+            with contextlib.suppress(sqlite3.DatabaseError):
+                con.execute("DETACH old")
+        finally:
+            con.close()
+
+    def _attach_old(self, con: sqlite3.Connection) -> None:
+        """Make the old index's vectors reusable by ``_vectors_of`` (if it is readable)."""
+        old = self._open_checked()
+        if old is None:
+            return
+        old.close()
+        try:
+            con.execute("ATTACH DATABASE ? AS old", (str(self.path),))
+            con.execute(
+                "CREATE TEMP TABLE carried AS SELECT c.path AS path, v.ehash AS ehash,"
+                " v.model AS model, v.vec AS vec FROM old.vectors v JOIN old.chunks c"
+                " ON c.id = v.chunk"
+            )
+            con.execute("CREATE INDEX temp.carried_path ON carried(path)")
+        except sqlite3.DatabaseError:
+            return
+
+
+#: A file modified this recently may change again within the filesystem's mtime resolution
+#: without its stat changing, so it is re-hashed on every look until it settles.
+RACY_NS = 2_000_000_000
+
+
+def _stale(known: tuple[int, int, str | None] | None, stat: kinds.FileStat) -> bool:
+    if known is None or known[:2] != (stat.mtime_ns, stat.size):
+        return True
+    return time.time_ns() - stat.mtime_ns < RACY_NS
+
+
+def _vectors_of(con: sqlite3.Connection, rel: str) -> dict[str, list[tuple[str, bytes]]]:
+    """Stored vectors of a file's chunks by embedding-text hash, to keep across re-chunking."""
+    found: dict[str, list[tuple[str, bytes]]] = {}
+    rows = con.execute(
+        "SELECT v.ehash, v.model, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk"
+        " WHERE c.path = ?",
+        (rel,),
+    ).fetchall()
+    with contextlib.suppress(sqlite3.OperationalError):  # no old index attached
+        rows += con.execute(
+            "SELECT ehash, model, vec FROM carried WHERE path = ?", (rel,)
+        ).fetchall()
+    for ehash, model, vec in rows:
+        found.setdefault(ehash, []).append((model, vec))
+    return found
+
+
+def _bump(con: sqlite3.Connection) -> None:
+    con.execute(
+        "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key='generation'"
+    )
+
+
+def _count(con: sqlite3.Connection, delta: int) -> None:
+    """Keep the number of chunks in ``meta``: ``count(*)`` is a full scan in SQLite."""
+    con.execute(
+        "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + ? AS TEXT) WHERE key='chunks'",
+        (delta,),
+    )
+
+
+def chunk_count(con: sqlite3.Connection) -> int:
+    row = con.execute("SELECT value FROM meta WHERE key='chunks'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def generation(con: sqlite3.Connection) -> int:
+    row = con.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+    return int(row[0]) if row else 0

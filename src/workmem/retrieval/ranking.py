@@ -1,0 +1,112 @@
+"""Fusing the ranking signals into one score.
+
+Scores are fused by value, not by rank: BM25 is divided by the best BM25 of the query and
+cosine is stretched between the candidates' floor and top, so a chunk that is far better
+on one signal keeps its lead, where rank fusion would flatten it. Then small, bounded
+boosts: closeness to a time the query names, recency for kinds that age, the strength of
+the chunk's file (a conversation or session that holds several good hits is probably the
+right one), and the caller's current session.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from datetime import date
+from typing import Any
+
+from ..errors import FormatError
+from .dates import DateRange
+from .kinds import TIMELY_KINDS
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Fusion weights; ``[search]`` in ``workmem.toml`` may override any of them."""
+
+    lexical: float = 1.0
+    dense: float = 0.8
+    #: BM25 column weights: the chunk's own text, its context (headings, date, neighbours).
+    body: float = 2.0
+    context: float = 1.0
+    date: float = 0.3
+    recency: float = 0.05
+    half_life_days: float = 30.0
+    group: float = 0.15
+    near_session: float = 0.1
+    candidates: int = 150
+
+    @classmethod
+    def from_settings(cls, table: Mapping[str, Any], path: str = "workmem.toml") -> Weights:
+        """Read ``[search.weights]``; a wrong key or value is an error, never ignored."""
+        known = {spec.name: spec for spec in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, raw in table.items():
+            if key not in known:
+                raise FormatError(
+                    f"unknown setting [search.weights] {key!r}; known: {', '.join(known)}",
+                    path=path,
+                )
+            if isinstance(raw, bool) or not isinstance(raw, int | float) or raw < 0:
+                raise FormatError(
+                    f"[search.weights] {key} must be a number >= 0, got {raw!r}", path=path
+                )
+            values[key] = int(raw) if known[key].type in ("int", int) else float(raw)
+        if values.get("half_life_days", 1.0) <= 0 or values.get("candidates", 1) < 1:
+            raise FormatError(
+                "[search.weights] half_life_days and candidates must be > 0", path=path
+            )
+        return replace(cls(), **values)
+
+
+@dataclass
+class Candidate:
+    chunk: int
+    kind: str
+    path: str
+    day: date | None
+    session_id: str | None
+    lexical: float = 0.0
+    dense: float | None = None
+    score: float = 0.0
+
+
+def fuse(
+    candidates: list[Candidate],
+    weights: Weights,
+    *,
+    dense_floor: float = 0.0,
+    named: DateRange | None = None,
+    today: date | None = None,
+    near_session: str | None = None,
+) -> list[Candidate]:
+    """Score every candidate in place and return them best first."""
+    if not candidates:
+        return []
+    top_lex = max(c.lexical for c in candidates) or 1.0
+    dense_values = [c.dense for c in candidates if c.dense is not None]
+    top_dense = max(dense_values) if dense_values else 0.0
+    spread = top_dense - dense_floor
+    for c in candidates:
+        lexical = c.lexical / top_lex
+        dense = 0.0
+        if c.dense is not None and spread > 1e-9:
+            dense = max(0.0, (c.dense - dense_floor) / spread)
+        c.score = weights.lexical * lexical + weights.dense * dense
+    best = max(c.score for c in candidates) or 1.0
+    group_best: dict[str, float] = {}
+    for c in candidates:
+        group_best[c.path] = max(group_best.get(c.path, 0.0), c.score)
+    for c in candidates:
+        boost = weights.group * group_best[c.path] / best
+        if named is not None and c.day is not None:
+            scale = max(3.0, named.span / 2)
+            boost += weights.date * math.exp(-named.distance(c.day) / scale)
+        if today is not None and c.day is not None and c.kind in TIMELY_KINDS:
+            age = max(0, (today - c.day).days)
+            boost += weights.recency * 0.5 ** (age / weights.half_life_days)
+        if near_session and c.session_id == near_session:
+            boost += weights.near_session
+        c.score += boost
+    return sorted(candidates, key=lambda c: (-c.score, c.chunk))

@@ -1,0 +1,334 @@
+"""``search``, ``get`` and ``timeline``: progressive disclosure over the memory files.
+
+A search returns compact hits (title, snippet, what the whole chunk would cost in tokens);
+``get`` returns one chunk whole with its provenance; ``timeline`` the entries around it in
+time. The index refreshes changed files before answering, so callers never reindex.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from .. import clock
+from ..errors import FormatError, LockTimeoutError, NotFoundError, UsageError
+from ..root import Workspace
+from . import analyze
+from .dates import query_range
+from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit
+from .index import Progress, RefreshReport, SearchIndex, chunk_count
+from .kinds import KINDS
+from .ranking import Candidate, Weights, fuse
+
+__all__ = ["Hit", "SearchSettings", "Timeline", "get", "reindex", "search", "timeline"]
+
+SESSION_ENV = "WORKMEM_SESSION_ID"
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    embedder: str
+    embed_url: str | None
+    weights: Weights
+
+
+def search_settings(workspace: Workspace) -> SearchSettings:
+    """``[search]`` of ``workmem.toml``: ``embedder``, ``embed_url``, ``[search.weights]``.
+
+    ``WORKMEM_EMBEDDER`` overrides the embedder for one process (tests, benchmarks).
+    """
+    from ..config import load_settings
+
+    table = load_settings(workspace).section("search")
+    where = str(workspace.config_file)
+    spec = os.environ.get("WORKMEM_EMBEDDER") or table.get("embedder", "none")
+    url = table.get("embed_url")
+    weights_table = table.get("weights", {})
+    if not isinstance(spec, str) or (url is not None and not isinstance(url, str)):
+        raise FormatError("[search] embedder and embed_url must be strings", path=where)
+    if not isinstance(weights_table, dict):
+        raise FormatError("[search.weights] must be a table", path=where)
+    return SearchSettings(spec, url, Weights.from_settings(weights_table, where))
+
+
+def _check_filters(kinds: Sequence[str] | None, since: date | None, until: date | None) -> None:
+    unknown = sorted(set(kinds or ()) - set(KINDS))
+    if unknown:
+        raise UsageError(f"unknown kind(s) {', '.join(unknown)}: use {', '.join(KINDS)}")
+    if since and until and since > until:
+        raise UsageError(f"--since {since} is after --until {until}")
+
+
+def _where(
+    kinds: Sequence[str] | None, since: date | None, until: date | None, session: str | None
+) -> tuple[str, list[object]]:
+    clauses: list[str] = []
+    params: list[object] = []
+    if kinds:
+        clauses.append(f"c.kind IN ({','.join('?' * len(kinds))})")
+        params.extend(kinds)
+    if since:
+        clauses.append("c.date >= ?")
+        params.append(since.isoformat())
+    if until:
+        clauses.append("c.date IS NOT NULL AND c.date <= ?")
+        params.append(until.isoformat())
+    if session:
+        clauses.append("c.session_id = ?")
+        params.append(session)
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+def search(
+    workspace: Workspace,
+    query: str,
+    *,
+    k: int = 10,
+    kinds: Sequence[str] | None = None,
+    since: date | None = None,
+    until: date | None = None,
+    session: str | None = None,
+    embedder: str | None = None,
+    weights: Weights | None = None,
+    near_session: str | None = None,
+) -> list[Hit]:
+    """The ``k`` best chunks for ``query``, fused from lexical, dense and time signals.
+
+    ``embedder`` overrides ``[search] embedder`` (``none`` = lexical only); ``near_session``
+    (default ``$WORKMEM_SESSION_ID``) ranks that session's chunks slightly higher.
+    """
+    if k < 1:
+        raise UsageError("k must be at least 1")
+    _check_filters(kinds, since, until)
+    settings = search_settings(workspace)
+    weights = weights or settings.weights
+    model = _embedder(embedder or settings.embedder, settings.embed_url)
+    index = SearchIndex(workspace)
+    with index.connect() as con:
+        try:
+            index.refresh(con)
+            return _ranked(
+                index, con, query, k, kinds, since, until, session, model, weights, near_session
+            )
+        except sqlite3.DatabaseError as exc:
+            _raise_if_busy(exc)  # otherwise corrupt under our feet: rebuild once, below
+    index.rebuild(reason="index unreadable during a query")
+    with index.connect() as con:
+        return _ranked(
+            index, con, query, k, kinds, since, until, session, model, weights, near_session
+        )
+
+
+def _embedder(spec: str, url: str | None) -> Any:
+    """The embedder, without importing the dense machinery for lexical search."""
+    if spec.strip().lower() == "none":
+        return None
+    from .embedders import get_embedder
+
+    return get_embedder(spec, url)
+
+
+def _raise_if_busy(exc: sqlite3.DatabaseError) -> None:
+    """A busy index is not a broken one: say so instead of rebuilding it."""
+    message = str(exc).lower()
+    if isinstance(exc, sqlite3.OperationalError) and ("locked" in message or "busy" in message):
+        raise LockTimeoutError(
+            "the search index is busy (another process is updating it); try again"
+        ) from exc
+
+
+def _ranked(
+    index: SearchIndex,
+    con: sqlite3.Connection,
+    query: str,
+    k: int,
+    kinds: Sequence[str] | None,
+    since: date | None,
+    until: date | None,
+    session: str | None,
+    model: Any,
+    weights: Weights,
+    near_session: str | None,
+) -> list[Hit]:
+    limit = max(weights.candidates, k)
+    where, params = _where(kinds, since, until, session)
+    found: dict[int, Candidate] = {}
+    match = _lexical_query(con, query)
+    if match:
+        if where:
+            sql = (
+                "SELECT f.rowid, -bm25(chunks_fts, ?, ?) AS s FROM chunks_fts f"
+                f" JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ?{where}"
+                " ORDER BY s DESC LIMIT ?"
+            )
+        else:  # no filter: FTS alone, no join per matching row
+            sql = (
+                "SELECT rowid, -bm25(chunks_fts, ?, ?) AS s FROM chunks_fts"
+                " WHERE chunks_fts MATCH ? ORDER BY s DESC LIMIT ?"
+            )
+        lexical = con.execute(sql, [weights.body, weights.context, match, *params, limit])
+        for chunk, score in lexical:
+            found[chunk] = Candidate(chunk, "", "", None, None, lexical=max(0.0, score))
+    today = clock.now().date()
+    named = query_range(query, today)
+    if named is not None and weights.date > 0:
+        # "what did we do yesterday" names no searchable word: the time itself is the match.
+        dated = con.execute(
+            f"SELECT c.id FROM chunks c WHERE c.date BETWEEN ? AND ?{where}"
+            f" ORDER BY c.date DESC, c.path, c.seq LIMIT ?",
+            [named.start.isoformat(), named.end.isoformat(), *params, limit],
+        )
+        for (chunk,) in dated:
+            found.setdefault(chunk, Candidate(chunk, "", "", None, None))
+    floor = 0.0
+    if model is not None and weights.dense > 0 and query.strip():
+        from .vectors import dense_candidates, ensure_vectors, load_table
+
+        ensure_vectors(index, con, model)
+        table = load_table(index, con, model)
+        keep = table.mask(set(kinds) if kinds else None, since, until, session)
+        dense, floor = dense_candidates(table, model.query(query), limit, keep)
+        for chunk, score in dense.items():
+            found.setdefault(chunk, Candidate(chunk, "", "", None, None)).dense = score
+    if not found:
+        return []
+    rows = fetch(con, list(found))
+    for row in rows.values():
+        c = found[row[0]]
+        c.kind, c.path, c.session_id = row[2], row[3], row[7]
+        c.day = day(row[6])
+    near = near_session if near_session is not None else os.environ.get(SESSION_ENV)
+    ranked = fuse(
+        [c for c in found.values() if c.chunk in rows],
+        weights,
+        dense_floor=floor,
+        named=named,
+        today=today,
+        near_session=near or None,
+    )
+    needles = analyze.highlight_terms(query)
+    return [make_hit(rows[c.chunk], c.score, needles) for c in ranked[:k]]
+
+
+#: A term in more than this share of chunks adds almost nothing to BM25 (IDF near 0; FTS5
+#: scores terms in over half the chunks as 0) but makes the query score most of the index.
+COMMON_SHARE = 0.25
+#: Below this many chunks every query is fast; no term is dropped.
+COMMON_MIN_CHUNKS = 5000
+
+
+def _lexical_query(con: sqlite3.Connection, query: str) -> str | None:
+    """The FTS5 query, without terms so common that they only cost time (a dynamic stoplist).
+
+    The rarest term is always kept, so a query of common words still finds something.
+    """
+    atoms = analyze.query_terms(query)
+    if not atoms:
+        return None
+    total = chunk_count(con)
+    if len(atoms) > 1 and total >= COMMON_MIN_CHUNKS:
+        counts = {
+            atom: con.execute(
+                "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (atom,)
+            ).fetchone()[0]
+            for atom in atoms
+        }
+        kept = [a for a in atoms if counts[a] <= COMMON_SHARE * total]
+        atoms = kept or [min(atoms, key=lambda a: counts[a])]
+    return " OR ".join(atoms)
+
+
+def get(workspace: Workspace, chunk_id: str) -> Hit:
+    """One chunk whole, with its provenance; refreshed first, so it is the file's current text."""
+    cid = check_id(chunk_id)
+    index = SearchIndex(workspace)
+    with index.connect() as con:
+        index.refresh(con)
+        row = con.execute(f"SELECT {COLUMNS} FROM chunks c WHERE cid = ?", (cid,)).fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no memory chunk {cid}: the file it came from has changed or gone; search again"
+        )
+    return make_hit(row, 0.0, [])
+
+
+def timeline(
+    workspace: Workspace,
+    chunk_id: str,
+    *,
+    before: int = 5,
+    after: int = 5,
+    kinds: Sequence[str] | None = None,
+) -> Timeline:
+    """The chunks just before and after ``chunk_id`` in time (date, then file order).
+
+    A chunk without a date has no place in time; its neighbours in its own file are given.
+    """
+    if before < 0 or after < 0:
+        raise UsageError("--before and --after cannot be negative")
+    _check_filters(kinds, None, None)
+    anchor = get(workspace, chunk_id)
+    index = SearchIndex(workspace)
+    where, params = _where(kinds, None, None, None)
+    with index.connect() as con:
+        seq = con.execute("SELECT seq FROM chunks WHERE cid = ?", (anchor.id,)).fetchone()
+        if seq is None:
+            raise NotFoundError(f"no memory chunk {anchor.id}: search again")
+        if anchor.date:
+            columns: tuple[str, ...] = ("c.date", "c.path", "c.seq")
+            order: tuple[object, ...] = (anchor.date, anchor.path, seq[0])
+            scope = "c.date IS NOT NULL"
+        else:
+            columns, order = ("c.path", "c.seq"), (anchor.path, seq[0])
+            scope = "c.path = ?"
+            params = [anchor.path, *params]
+        earlier = _neighbours(con, scope + where, params, columns, order, "<", before)
+        later = _neighbours(con, scope + where, params, columns, order, ">", after)
+    return Timeline(
+        anchor=anchor,
+        before=[make_hit(r, 0.0, []) for r in reversed(earlier)],
+        after=[make_hit(r, 0.0, []) for r in later],
+    )
+
+
+def _neighbours(
+    con: sqlite3.Connection,
+    where: str,
+    params: list[object],
+    columns: tuple[str, ...],
+    anchor: tuple[object, ...],
+    op: str,
+    limit: int,
+) -> list[tuple[Any, ...]]:
+    direction = "DESC" if op == "<" else "ASC"
+    key = f"({', '.join(columns)})"
+    marks = ", ".join("?" * len(anchor))
+    order = ", ".join(f"{column} {direction}" for column in columns)
+    sql = f"SELECT {COLUMNS} FROM chunks c WHERE {where} AND {key} {op} ({marks})"
+    rows = con.execute(f"{sql} ORDER BY {order} LIMIT ?", [*params, *anchor, limit]).fetchall()
+    return rows
+
+
+def reindex(
+    workspace: Workspace, *, full: bool = False, progress: Progress | None = None
+) -> RefreshReport:
+    """Bring the index up to date (or rebuild it whole), embedding with the configured model."""
+    settings = search_settings(workspace)
+    index = SearchIndex(workspace)
+    if full:
+        report = index.rebuild(progress=progress)
+    with index.connect() as con:
+        if not full:
+            report = index.refresh(con)
+        model = _embedder(settings.embedder, settings.embed_url)
+        if model is not None:
+            from .vectors import ensure_vectors
+
+            report.vectors_added = ensure_vectors(index, con, model, progress)
+        problems = con.execute("SELECT path, error FROM files WHERE error IS NOT NULL")
+        report.problems = dict(problems.fetchall())
+    return report

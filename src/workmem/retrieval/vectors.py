@@ -1,0 +1,183 @@
+"""Chunk vectors: stored as float16 blobs in the index, searched by brute force with numpy.
+
+This Python's sqlite3 cannot load extensions (no sqlite-vec), and a matrix product over a
+few hundred thousand 384-wide rows takes milliseconds, so the vectors are read once per
+index generation into one matrix kept in memory for the life of the process.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from .embedders import Embedder
+from .index import SearchIndex, _bump, generation
+from .records import stored_embed_texts
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+BATCH = 64
+
+
+def _meta_key(embedder: Embedder) -> str:
+    return f"vectors:{embedder.name}"
+
+
+def ensure_vectors(
+    index: SearchIndex,
+    con: sqlite3.Connection,
+    embedder: Embedder,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Embed every chunk that has no vector from ``embedder`` yet; returns how many."""
+    if _complete(con, embedder):
+        return 0
+    import numpy as np
+
+    with index.lock():
+        missing = con.execute(
+            "SELECT c.id, c.ehash FROM chunks c LEFT JOIN vectors v"
+            " ON v.chunk = c.id AND v.model = ? WHERE v.chunk IS NULL ORDER BY c.id",
+            (embedder.name,),
+        ).fetchall()
+        done = 0
+        for start in range(0, len(missing), BATCH):
+            batch = missing[start : start + BATCH]
+            found = stored_embed_texts(con, [cid for cid, _ in batch])
+            batch = [(cid, ehash) for cid, ehash in batch if cid in found]
+            texts = [found[cid] for cid, _ in batch]
+            matrix = np.asarray(embedder.passages(texts), dtype=np.float16)
+            con.execute("BEGIN IMMEDIATE")
+            con.executemany(
+                "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) VALUES (?,?,?,?)",
+                [
+                    (cid, embedder.name, ehash, matrix[i].tobytes())
+                    for i, (cid, ehash) in enumerate(batch)
+                ],
+            )
+            con.execute("COMMIT")
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(missing))
+        con.execute("BEGIN IMMEDIATE")
+        _bump(con)
+        con.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+            (_meta_key(embedder), str(generation(con))),
+        )
+        con.execute("COMMIT")
+    return done
+
+
+def _complete(con: sqlite3.Connection, embedder: Embedder) -> bool:
+    row = con.execute("SELECT value FROM meta WHERE key=?", (_meta_key(embedder),)).fetchone()
+    return row is not None and int(row[0]) == generation(con)
+
+
+@dataclass
+class VectorTable:
+    """All vectors of one model with the fields dense search filters on, as arrays."""
+
+    ids: NDArray[np.int64]
+    matrix: NDArray[np.float32]
+    kinds: NDArray[Any]
+    days: NDArray[np.int64]  # date ordinal, 0 when the chunk has no date
+    sessions: NDArray[Any]
+
+    def mask(
+        self,
+        kinds: set[str] | None,
+        since: date | None,
+        until: date | None,
+        session: str | None,
+    ) -> NDArray[np.bool_] | None:
+        import numpy as np
+
+        keep = np.ones(len(self.ids), dtype=bool)
+        if kinds:
+            keep &= np.isin(self.kinds, list(kinds))
+        if since is not None:
+            keep &= self.days >= since.toordinal()
+        if until is not None:
+            keep &= (self.days > 0) & (self.days <= until.toordinal())
+        if session is not None:
+            keep &= self.sessions == session
+        return None if bool(keep.all()) else keep
+
+
+_tables: dict[tuple[str, int, int, str], VectorTable] = {}
+
+
+def load_table(index: SearchIndex, con: sqlite3.Connection, embedder: Embedder) -> VectorTable:
+    import numpy as np
+
+    try:
+        inode = index.path.stat().st_ino
+    except OSError:
+        inode = 0
+    key = (str(index.path), inode, generation(con), embedder.name)
+    cached = _tables.get(key)
+    if cached is not None:
+        return cached
+    rows = con.execute(
+        "SELECT c.id, c.kind, c.date, c.session_id, v.vec FROM vectors v JOIN chunks c"
+        " ON c.id = v.chunk WHERE v.model = ? ORDER BY c.id",
+        (embedder.name,),
+    ).fetchall()
+    if rows:
+        blob = b"".join(row[4] for row in rows)
+        matrix = np.frombuffer(blob, dtype=np.float16).reshape(len(rows), -1).astype(np.float32)
+    else:
+        matrix = np.zeros((0, 1), dtype=np.float32)
+    table = VectorTable(
+        ids=np.array([row[0] for row in rows], dtype=np.int64),
+        matrix=matrix,
+        kinds=np.array([row[1] for row in rows], dtype=object),
+        days=np.array([_ordinal(row[2]) for row in rows], dtype=np.int64),
+        sessions=np.array([row[3] for row in rows], dtype=object),
+    )
+    for old in [k for k in _tables if k[0] == key[0] and k[3] == key[3]]:
+        del _tables[old]
+    _tables[key] = table
+    return table
+
+
+def _ordinal(value: str | None) -> int:
+    if not value:
+        return 0
+    try:
+        return date.fromisoformat(value).toordinal()
+    except ValueError:
+        return 0
+
+
+def dense_candidates(
+    table: VectorTable,
+    query_vector: NDArray[np.float32],
+    limit: int,
+    keep: NDArray[np.bool_] | None,
+) -> tuple[dict[int, float], float]:
+    """Top ``limit`` chunks by cosine, and the floor score used to normalise them.
+
+    The floor is the score at rank ``limit`` (or the lowest), so normalised dense scores
+    spread over [0, 1] within the candidates, as the lexical ones do.
+    """
+    import numpy as np
+
+    if len(table.ids) == 0 or table.matrix.shape[1] != query_vector.shape[-1]:
+        return {}, 0.0
+    scores = table.matrix @ query_vector.astype(np.float32)
+    ids = table.ids
+    if keep is not None:
+        scores, ids = scores[keep], ids[keep]
+    if len(scores) == 0:
+        return {}, 0.0
+    take = min(limit, len(scores))
+    top = np.argpartition(-scores, take - 1)[:take]
+    floor = float(scores[top].min())
+    return {int(ids[i]): float(scores[i]) for i in top}, floor

