@@ -5,7 +5,7 @@ The public API is imported lazily so that ``import workmem`` stays cheap for hoo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 
 __version__ = "0.1.0"
 
@@ -24,6 +24,8 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .board import Board, BoardRow, SnapshotChange
     from .errors import WorkmemError
     from .journal.budget import BudgetConfig, SessionContext

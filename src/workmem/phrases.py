@@ -37,12 +37,17 @@ class Intent:
         }
 
 
-@dataclass(frozen=True)
 class _Rule:
-    workflow: str
-    language: str
-    phrase: str
-    whole: bool  # only when the phrase is (nearly) the whole message
+    """One trigger phrase. A plain class: the table builds ~80 of them on every prompt, and
+    a frozen dataclass costs that in generated methods and ``object.__setattr__`` calls."""
+
+    __slots__ = ("language", "phrase", "whole", "workflow")
+
+    def __init__(self, workflow: str, language: str, phrase: str, whole: bool) -> None:
+        self.workflow = workflow
+        self.language = language
+        self.phrase = phrase
+        self.whole = whole  # only when the phrase is (nearly) the whole message
 
     @property
     def anchor(self) -> str:
@@ -165,10 +170,9 @@ _RULES: tuple[_Rule, ...] = (
 )
 
 #: Words around a trigger that do not change its meaning ("ok, wrap up please").
-_FILLER = re.compile(
+_FILLER = (
     r"^(?:ok(?:ay)?|alright|please|pls|thanks|thank you|好|好的|那|那就|請|请|麻煩|麻烦|"
-    r"let'?s|we can|we're|i'm|i am|kk|嗯|じゃあ|では|それでは|자|그럼)?[\s,，、。.!！]*",
-    re.IGNORECASE,
+    r"let'?s|we can|we're|i'm|i am|kk|嗯|じゃあ|では|それでは|자|그럼)?[\s,，、。.!！]*"
 )
 
 
@@ -178,19 +182,25 @@ def normalize(text: str) -> str:
     return " ".join(flat.split())
 
 
-_POLITE_TAIL = re.compile(
-    r"^(?:\s*(?:please|pls|now|for now|for today|today|then|吧|了|啦|嗎|吗|です|ます|요|합시다))+",
-    re.IGNORECASE,
+_POLITE_TAIL = (
+    r"^(?:\s*(?:please|pls|now|for now|for today|today|then|吧|了|啦|嗎|吗|です|ます|요|합시다))+"
 )
 
 
+@cache
+def _pattern(source: str) -> re.Pattern[str]:
+    """Filler and polite-tail patterns, compiled when a trigger's anchor first matches:
+    case-insensitive Unicode patterns take milliseconds to compile, on every prompt."""
+    return re.compile(source, re.IGNORECASE)
+
+
 def _after(text: str, match: re.Match[str]) -> str:
-    return _POLITE_TAIL.sub("", text[match.end() :])
+    return _pattern(_POLITE_TAIL).sub("", text[match.end() :])
 
 
 def _stands_alone(text: str, match: re.Match[str]) -> bool:
     """A whole-message trigger: nothing but filler words and punctuation around it."""
-    before = _FILLER.sub("", text[: match.start()]).strip(_TRAILING)
+    before = _pattern(_FILLER).sub("", text[: match.start()]).strip(_TRAILING)
     return not before and not _after(text, match).strip(_TRAILING)
 
 
@@ -204,7 +214,7 @@ def _ends_a_clause(text: str, match: re.Match[str]) -> bool:
     after = _after(text, match)
     if after and after[0] not in _TRAILING.replace(" ", ""):
         return False
-    before = _FILLER.sub("", text[: match.start()]).strip()
+    before = _pattern(_FILLER).sub("", text[: match.start()]).strip()
     return not before or before[-1] in _TRAILING or len(text) <= 40
 
 

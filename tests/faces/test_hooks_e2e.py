@@ -197,3 +197,60 @@ def test_say_detects_and_runs(
     assert main(["say", "整理 memory", "--run", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)["result"]
     assert result["ok"] is True and "Organized" in result["text"]
+
+
+@pytest.mark.parametrize(
+    "platform, event, seconds",
+    [
+        ("claude-code", "PreCompact", 25.0),
+        ("gemini", "PreCompress", 25.0),
+        ("cursor", "sessionEnd", 15.0),
+        ("claude-code", "UserPromptSubmit", 8.0),
+    ],
+)
+def test_each_event_gets_its_own_deadline(
+    root: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    platform: str,
+    event: str,
+    seconds: float,
+) -> None:
+    from workmem.hooks import runner
+
+    seen: list[float] = []
+
+    def record(work: object, *, state_dir: object, where: str, seconds: float) -> str:
+        seen.append(seconds)
+        return ""
+
+    monkeypatch.setattr(runner, "run_fail_open", record)
+    hook(capsys, monkeypatch, platform, event, {})
+    assert seen == [seconds]
+
+
+def test_prompt_hook_stays_off_heavy_imports(root: Path, tmp_path: Path) -> None:
+    """Guards the hook's speed without timing it: an ordinary prompt below every context
+    threshold must not import the transcript model, discovery, hashing or the search index."""
+    transcript = claude_code(tmp_path / "t.jsonl", cwd=str(root))
+    payload = json.dumps(
+        {"session_id": "s", "transcript_path": str(transcript), "cwd": str(root), "prompt": "hi"}
+    )
+    code = (
+        "import sys, json\n"
+        "from workmem.cli import main\n"
+        "sys.argv = ['workmem', 'hook', 'UserPromptSubmit', '--platform', 'claude-code']\n"
+        "main()\n"
+        "heavy = ['workmem.transcripts.model', 'workmem.transcripts.discover', 'hashlib',\n"
+        "         'workmem.retrieval.search', 'workmem.board.cleanup', 'sqlite3']\n"
+        "sys.stderr.write(json.dumps([m for m in heavy if m in sys.modules]))\n"
+    )
+    for _ in range(2):  # the second call finds the transcript unchanged
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            input=payload,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    assert json.loads(proc.stderr) == []

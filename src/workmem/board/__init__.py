@@ -12,7 +12,7 @@ Every method returns only after its writes were re-read and verified, and raises
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 
 _EXPORTS = {
     "Board": ".api",
@@ -20,19 +20,21 @@ _EXPORTS = {
     "BoardRow": ".model",
     "DoctorReport": ".inspect",
     "OrganizeReport": ".cleanup",
-    "SessionResult": ".lifecycle",
+    "SessionResult": ".start",
     "SessionView": ".inspect",
     "SnapshotChange": ".snapshot",
 }
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .api import Board
     from .cleanup import OrganizeReport
     from .context import BoardContext
     from .inspect import DoctorReport, SessionView
-    from .lifecycle import SessionResult
     from .model import BoardRow
     from .snapshot import SnapshotChange
+    from .start import SessionResult
 
 
 def __getattr__(name: str) -> Any:

@@ -17,6 +17,8 @@ from .model import check_agent_name
 
 @dataclass
 class BoardContext:
+    """Opened once per workflow, so the settings, store and board index are read once."""
+
     workspace: Workspace
     settings: Settings
     store: Store

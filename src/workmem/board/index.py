@@ -138,8 +138,11 @@ class BoardIndex:
         text = reread[0] if reread else ""
         found: dict[str, list[list[str]]] = {}
         wanted = set(edit._expect)
+        # Unless escaping changed an ID ("|", newlines), a row's line holds its ID as written,
+        # so lines holding none of the wanted IDs (most of a big board) are not split.
+        literal = len(wanted) <= 16 and not any("|" in k or "\n" in k for k in wanted)
         for line in text.split("\n"):
-            if "|" not in line:
+            if "|" not in line or (literal and not any(k in line for k in wanted)):
                 continue
             cells = split_cells(line)
             key = unescape_cell(cells[0])

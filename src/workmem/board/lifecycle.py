@@ -3,12 +3,13 @@
 Each workflow writes, re-reads and verifies before it returns; the Session ID is reported
 only after the row is verified on disk. When the second of two writes fails, the first is
 taken back, so a failed update never leaves a snapshot that the board does not match.
+SessionStart itself lives in ``start`` (it writes no snapshot, and runs in a hook on every
+new session); it is re-exported here with the rest of the lifecycle.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from .. import clock
 from ..errors import UsageError
@@ -22,49 +23,14 @@ from .model import (
     NO_REFERENCE,
     STATUSES,
     BoardRow,
-    base_session_id,
     check_session_id,
     manual_keywords,
-    start_keywords,
 )
 from .snapshot import CURRENT_CONTEXT, SnapshotChange, render_template
+from .start import SessionResult, allocate_id, start_session
 
 # ASCII punctuation ends a sentence only before a space (so "CLAUDE.md" stays whole).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
-
-
-@dataclass
-class SessionResult:
-    """Outcome of a board workflow: the row as verified, and what was written."""
-
-    action: str
-    session_id: str
-    row: BoardRow | None = None
-    files: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "action": self.action,
-            "session_id": self.session_id,
-            "row": self.row.to_dict() if self.row else None,
-            "files": self.files,
-            "notes": self.notes,
-        }
-
-
-def allocate_id(ctx: BoardContext, taken: set[str], agent_name: str) -> str:
-    """``YYYY-MM-DD-HHMM-agent`` or the first free ``-2``, ``-3``…; never reused or guessed."""
-    base = base_session_id(ctx.now(), agent_name)
-    candidate, suffix = base, 1
-    while (
-        candidate in taken
-        or ctx.workspace.snapshot_file(candidate).exists()
-        or ctx.workspace.archived_session_dir(candidate).exists()
-    ):
-        suffix += 1
-        candidate = f"{base}-{suffix}"
-    return candidate
 
 
 def summary_from(text: str, limit: int = 200) -> str:
@@ -81,27 +47,6 @@ def summary_from(text: str, limit: int = 200) -> str:
         or flat
     )
     return summary if len(summary) <= limit else summary[: limit - 1].rstrip() + "…"
-
-
-def start_session(ctx: BoardContext, agent_name: str | None = None) -> SessionResult:
-    """SessionStart registration: one idle row with default metadata, no snapshot."""
-    name = ctx.agent_name(agent_name)
-    now = clock.stamp(ctx.now())
-    with ctx.index.transaction() as board:
-        session_id = allocate_id(ctx, board.ids(), name)
-        row = BoardRow(
-            session_id=session_id,
-            agent_name=name,
-            topic=DEFAULT_TOPIC,
-            summary=DEFAULT_START_SUMMARY,
-            keywords=start_keywords(ctx.platform),
-            status=IDLE,
-            referenced_by=NO_REFERENCE,
-            started_at=now,
-            updated_at=now,
-        )
-        board.append(row)
-    return SessionResult("start", session_id, row, files=[ctx.store.show(ctx.index.path)])
 
 
 def register_session(

@@ -81,6 +81,8 @@ def join_references(ids: list[str]) -> str:
 
 @dataclass
 class BoardRow:
+    """One board row as values; the table module keeps its source text for byte-exact writes."""
+
     session_id: str
     agent_name: str
     topic: str

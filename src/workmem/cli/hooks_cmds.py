@@ -5,13 +5,27 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from .output import emit_json, say, wants_json
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Internal deadline per canonical event, below the timeouts written by ``hooks install``.
 DEADLINES = {"pre-compact": 25.0, "session-end": 15.0}
 DEFAULT_DEADLINE = 8.0
+
+
+def _canonical_or_raw(event: str, platform: str) -> str:
+    """The canonical event name for the deadline table; an unknown name fails later, open."""
+    from ..errors import WorkmemError
+    from ..hooks.events import canonical_event
+
+    try:
+        return canonical_event(event, platform)
+    except WorkmemError:
+        return event
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
@@ -41,7 +55,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
     def state_dir() -> Path | None:
         return state.get("dir")
 
-    seconds = DEADLINES.get(args.event, DEFAULT_DEADLINE)
+    seconds = DEADLINES.get(_canonical_or_raw(args.event, args.platform), DEFAULT_DEADLINE)
     out = run_fail_open(
         work, state_dir=state_dir, where=f"{args.platform}:{args.event}", seconds=seconds
     )

@@ -6,9 +6,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..errors import WorkmemError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -19,8 +19,11 @@ from pathlib import Path
 
 from ..errors import WriteError
 from ..root import Workspace
-from .locks import FileLock
 from .text import PLAIN, TextStyle, decode, encode
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from .locks import FileLock
 
 _tmp_counter = itertools.count()
 
@@ -83,6 +86,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 @dataclass(frozen=True)
 class WriteResult:
+    """What ``update`` did, so callers can report "unchanged" without re-reading."""
+
     path: Path
     changed: bool
     created: bool
@@ -105,6 +110,8 @@ class Store:
         existing = self._locks.get(key)
         if existing is not None:
             return existing
+        from .locks import FileLock  # on first lock only: a read-only hook never takes one
+
         try:
             rel = key.relative_to(self.workspace.root.absolute()).as_posix()
         except ValueError:

@@ -18,6 +18,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class TextStyle:
+    """How a file was written (newlines, BOM), so a save puts it back the same way."""
+
     newline: str = "\n"
     bom: bool = False
 

@@ -10,13 +10,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .events import PRE_COMPACT, SESSION_START, USER_PROMPT, platform_event_name
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass
 class HookInput:
+    """A platform's hook JSON in one shape; ``raw`` keeps the rest for platform-specific needs."""
+
     platform: str
     event: str
     session_id: str | None = None

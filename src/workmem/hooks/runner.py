@@ -12,11 +12,13 @@ import os
 import signal
 import sys
 import time
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from types import FrameType
 
 DEFAULT_DEADLINE = 8.0
 LOG_NAME = "hook.log"
@@ -51,6 +53,8 @@ def log_failure(state_dir: Path | None, where: str, exc: BaseException) -> None:
     if state_dir is None:
         return
     try:
+        import traceback  # only on failure: it pulls in linecache, tokenize and textwrap
+
         state_dir.mkdir(parents=True, exist_ok=True)
         log = state_dir / LOG_NAME
         if log.exists() and log.stat().st_size > _MAX_LOG_BYTES:

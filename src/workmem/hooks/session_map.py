@@ -10,17 +10,23 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .. import clock
 from ..errors import WriteError
-from ..files.store import Store
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..files.store import Store
 
 MAP_NAME = "platform-sessions.json"
 
 
 @dataclass(frozen=True)
 class MappedSession:
+    """One platform session and the memory session it belongs to, as the map records it."""
+
     memory_session_id: str
     transcript: str | None
     platform: str

@@ -8,7 +8,7 @@ for hooks that only append to a daily log. ``migrate`` lives in ``workmem.journa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 
 _EXPORTS = {
     "MemoryLoader": "workmem.journal.loader",
@@ -21,6 +21,8 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .budget import BudgetConfig, SessionContext
     from .loader import Lookup, MemoryLoader
     from .scaffold import init

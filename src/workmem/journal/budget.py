@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from ..errors import UsageError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 Counter = Callable[[str], int]
 PHASES = ("orient", "anchor", "context", "deep")
@@ -66,6 +69,8 @@ class SessionContext:
 
 @dataclass
 class PhaseText:
+    """One phase's text as it fills its cap: what was loaded, and what was left out and why."""
+
     name: str
     cap: int
     count: Counter

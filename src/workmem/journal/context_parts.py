@@ -6,17 +6,13 @@ writing of what was loaded can each be read on one screen.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from ..errors import WorkmemError
 from .budget import PhaseText
 from .daily import digest, list_logs
 from .journal import Journal
-from .resumption import parse as parse_resumption
-from .state import JournalState
 from .strategy import (
     DEEP_RELOAD,
     EVENTS,
@@ -29,15 +25,21 @@ from .strategy import (
     MessagePlan,
 )
 from .terms import term_set, terms
-from .threads import Thread
 
-DEFAULT_RECALL_KINDS = ["daily", "archive", "thread", "memory", "resumption"]
-#: workmem's own bookkeeping comments (session-end tokens): noise in recalled text
-_MARKER = re.compile(r"^<!--\s*workmem:[^>]*-->$")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from .state import JournalState
+    from .threads import Thread
 
 
 @dataclass
 class ContextInputs:
+    """Everything a phase needs, read once by the loader and shared by the four phases."""
+
     journal: Journal
     now: datetime
     message: str
@@ -93,6 +95,8 @@ def anchor_phase(inputs: ContextInputs, phase: PhaseText) -> None:
     text = inputs.read(inputs.journal.paths.resumption)
     if not text or not text.strip():
         return
+    from .resumption import parse as parse_resumption
+
     note = parse_resumption(text)
     if not note.note.strip():
         return
@@ -235,6 +239,8 @@ def deep_phase(inputs: ContextInputs, phase: PhaseText) -> None:
     if phase.cap <= 0:
         return
     if RECALL in inputs.plan.branches and inputs.message.strip():
+        from .recall import search_items
+
         items, _hits = search_items(inputs.journal, inputs.message, None, 8, inputs.warnings)
         phase.add_list("## Deep recall (search)", items, what="passages")
         return
@@ -246,42 +252,3 @@ def deep_phase(inputs: ContextInputs, phase: PhaseText) -> None:
         if text and text.strip():
             items.append((f"log:{log.day}", f"### {log.day}.md\n{text.strip()}"))
     phase.add_list("## Deep recall (newest daily logs)", items, what="daily logs")
-
-
-def search_items(
-    journal: Journal, query: str, kinds: list[str] | None, k: int, warnings: list[str]
-) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
-    """Ranked passages from the search index; the newest logs by words when it fails."""
-    try:
-        from ..retrieval.search import search
-
-        hits = search(journal.workspace, query, k=k, kinds=kinds or DEFAULT_RECALL_KINDS)
-    except (ImportError, WorkmemError) as exc:
-        warnings.append(f"search unavailable ({exc}); scanned the newest daily logs instead")
-        return _scan_logs(journal, query, k, warnings)
-    items = []
-    for hit in hits:
-        when = f" ({hit.date})" if hit.date else ""
-        head = f"#### {hit.path}:{hit.line_start}-{hit.line_end}{when}"
-        body = "\n".join(
-            line for line in hit.text.strip().split("\n") if not _MARKER.match(line.strip())
-        )
-        items.append((f"search:{hit.id}", f"{head}\n{body.strip()}"))
-    return items, [hit.to_dict(compact=True) for hit in hits]
-
-
-def _scan_logs(
-    journal: Journal, query: str, k: int, warnings: list[str]
-) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
-    wanted = set(terms(query))
-    scored: list[tuple[int, str, str]] = []
-    for log in reversed(list_logs(journal.workspace)[-120:]):
-        text = journal.safe_text(log.path, warnings)
-        if not text:
-            continue
-        score = len(wanted & term_set(text))
-        if score:
-            scored.append((score, log.day.isoformat(), text))
-    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-    items = [(f"log:{day}", f"#### memory/{day}.md\n{text.strip()}") for _, day, text in scored[:k]]
-    return items, [{"path": f"memory/{day}.md", "score": s} for s, day, _ in scored[:k]]

@@ -70,6 +70,8 @@ def append_entry(store: Store, day: date, heading: str, body: str) -> Path:
 
 @dataclass(frozen=True)
 class DailyLog:
+    """A canonical daily log found on disk, by the date in its name."""
+
     day: date
     path: Path
 

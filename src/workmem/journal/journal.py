@@ -3,6 +3,10 @@
 Readers come in two kinds. The writer reads strictly (a damaged file stops the write with
 a ``FormatError``, before anything is written). The loader reads safely: a damaged file
 becomes a warning in the metadata and the rest of the memory still loads.
+
+The readers of each file (state, threads, the event ledger) are imported when that file is
+read: the session-start hook opens a journal on every new session, and a file that does
+not exist, or a ledger only date questions need, should cost it nothing.
 """
 
 from __future__ import annotations
@@ -15,17 +19,22 @@ from ..config import Settings, load_settings
 from ..errors import WorkmemError
 from ..files.store import Store
 from ..root import Workspace, open_workspace
-from .events import Ledger, read_ledger
 from .paths import JournalPaths
 from .settings import JournalSettings, journal_settings
-from .state import REVIEW_DUE, JournalState, read_state
-from .threads import Thread, ThreadsDoc
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from .events import Ledger
+    from .state import JournalState
+    from .threads import Thread
 
 _LOG_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 
 
 @dataclass
 class Journal:
+    """The workspace, its settings and store, opened once for the writer, loader and migrate."""
+
     workspace: Workspace
     settings_file: Settings
     settings: JournalSettings
@@ -49,9 +58,13 @@ class Journal:
 
     # strict readers (the writer) -------------------------------------------------------
     def state(self) -> JournalState:
+        from .state import read_state
+
         return read_state(self.store, self.paths.state)
 
     def ledger(self) -> Ledger:
+        from .events import read_ledger
+
         return read_ledger(self.store, self.paths.events)
 
     def text(self, path: Path) -> str | None:
@@ -75,7 +88,11 @@ class Journal:
 
     def safe_threads(self, warnings: list[str]) -> list[Thread]:
         text = self.safe_text(self.paths.threads, warnings)
-        return ThreadsDoc.parse(text).threads if text else []
+        if not text:
+            return []
+        from .threads import ThreadsDoc
+
+        return ThreadsDoc.parse(text).threads
 
     def safe_ledger(self, warnings: list[str]) -> Ledger | None:
         try:
@@ -88,6 +105,8 @@ class Journal:
     def review_due(self, state: JournalState | None) -> bool:
         if state is None:
             return False
+        from .state import REVIEW_DUE
+
         every = self.settings.review_every
         return state.flag(REVIEW_DUE) or (every > 0 and state.sessions_since_review >= every)
 

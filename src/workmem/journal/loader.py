@@ -14,13 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .. import clock
 from .budget import PHASES, BudgetConfig, PhaseText, SessionContext
 from .context_parts import ContextInputs, anchor_phase, context_phase, deep_phase, orient_phase
 from .journal import Journal
 from .strategy import gap_hours, plan_message, strategy_for
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass
@@ -154,7 +157,7 @@ class MemoryLoader:
     ) -> Lookup:
         """Deep recall over logs, archive and threads through the search index."""
         from ..retrieval.tokens import count_tokens
-        from .context_parts import search_items
+        from .recall import search_items
 
         cap = budget_tokens if budget_tokens is not None else self.journal.settings.budget.deep
         phase = PhaseText("deep", cap, count_tokens)

@@ -20,6 +20,8 @@ AGENT_FILES = ("AGENT.md", "AGENTS.md")
 
 @dataclass(frozen=True)
 class JournalPaths:
+    """Seed 004's file names in one place, so no workflow spells a path itself."""
+
     workspace: Workspace
 
     @property

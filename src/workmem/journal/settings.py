@@ -20,17 +20,22 @@ deep = 1500
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..config import Settings
 from ..errors import FormatError, UsageError
 from .budget import BudgetConfig
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 _NUMBERS = ("light_hours", "standard_hours", "full_reload_days", "review_every", "recent_logs")
 
 
 @dataclass(frozen=True)
 class JournalSettings:
+    """The ``[journal]`` table, checked once, with the defaults of seed 004."""
+
     light_hours: float = 2.0
     standard_hours: float = 24.0
     full_reload_days: float = 7.0

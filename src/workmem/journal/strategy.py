@@ -11,11 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import cache
 
-from .dates import find_dates
-from .settings import JournalSettings
 from .terms import terms
-from .threads import Thread
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from .settings import JournalSettings
+    from .threads import Thread
 
 LIGHT = "light"
 STANDARD = "standard"
@@ -28,19 +31,23 @@ MAINTENANCE = "maintenance_due"
 EVENTS = "event_sensitive"
 RECALL = "recall"
 
-_EVENT_WORDS = re.compile(
+_EVENT_WORDS = (
     r"\b(?:when|what\s+day|what\s+date|which\s+day|how\s+long\s+ago|since\s+when|bought|buy|"
     r"purchas\w*|paid|order(?:ed)?|appointment|meeting|met|event|events|happened|timeline|"
     r"schedule[d]?|deadline|birthday|anniversary)\b"
     r"|什麼時候|什么时候|哪天|哪一天|幾號|几号|何時|何时|多久|買|买|購|购|發生|发生|會議|会议|"
-    r"見面|见面|做了什麼|做了什么|幹了什麼|干了什么",
-    re.IGNORECASE,
+    r"見面|见面|做了什麼|做了什么|幹了什麼|干了什么"
 )
-_RECALL_WORDS = re.compile(
+_RECALL_WORDS = (
     r"\b(?:remember|recall|last\s+time|previously|we\s+discussed|did\s+we|back\s+when|"
-    r"what\s+happened|earlier\s+we|history\s+of)\b|上次|之前|記得|记得|回憶|回忆|那次|當時|当时",
-    re.IGNORECASE,
+    r"what\s+happened|earlier\s+we|history\s+of)\b|上次|之前|記得|记得|回憶|回忆|那次|當時|当时"
 )
+
+
+@cache
+def _words(pattern: str) -> re.Pattern[str]:
+    """Compiled when a message is first checked: session start loads with no message."""
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def strategy_for(gap_hours: float | None, settings: JournalSettings) -> str:
@@ -64,6 +71,8 @@ def gap_hours(last: datetime | None, now: datetime) -> float | None:
 
 @dataclass(frozen=True)
 class ThreadMatch:
+    """A thread the opening message is about, and why (for the loader's metadata)."""
+
     thread: Thread
     score: int
     why: str
@@ -71,18 +80,22 @@ class ThreadMatch:
 
 @dataclass
 class MessagePlan:
+    """The Phase 3 branches chosen up front, so each phase reads only what it needs."""
+
     branches: list[str] = field(default_factory=list)
     threads: list[ThreadMatch] = field(default_factory=list)
     date_words: list[str] = field(default_factory=list)
 
 
 def is_event_sensitive(message: str, today: date) -> tuple[bool, list[str]]:
+    from .dates import find_dates
+
     found = [hit.raw for hit in find_dates(message, today)]
-    return bool(found or _EVENT_WORDS.search(message)), found
+    return bool(found or _words(_EVENT_WORDS).search(message)), found
 
 
 def wants_recall(message: str) -> bool:
-    return bool(_RECALL_WORDS.search(message))
+    return bool(_words(_RECALL_WORDS).search(message))
 
 
 def match_threads(message: str, threads: list[Thread], limit: int = 2) -> list[ThreadMatch]:

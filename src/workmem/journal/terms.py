@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
-_WORD = re.compile(
-    r"[A-Za-z0-9][A-Za-z0-9_]*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+"
-)
+_WORD = r"[A-Za-z0-9][A-Za-z0-9_]*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+"
 _STOP_WORDS = (
     "a an the to of in on at for is are was were be been being i me my we our you your it "
     "its this that these those what when where who whom which how why did do does done "
@@ -79,10 +78,19 @@ def _stem(word: str) -> str:
     return word
 
 
+@cache
+def _word_pattern() -> re.Pattern[str]:
+    """Compiled on first use: the CJK ranges take a millisecond to compile, and a session
+    start with no message and no MEMORY.md never needs them."""
+    return re.compile(_WORD)
+
+
 def terms(text: str) -> list[str]:
     """Matching terms of ``text`` in order (duplicates kept)."""
     out: list[str] = []
-    for match in _WORD.finditer(text):
+    if not text:
+        return out
+    for match in _word_pattern().finditer(text):
         token = match.group(0)
         if token[0].isascii():
             word = token.lower().strip("_")

@@ -12,10 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from ..errors import WorkmemError
-from ..transcripts.model import Round, TranscriptRef
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..transcripts.model import Round, TranscriptRef
 
 GAP_HOURS = 24.0
 MAX_MESSAGE_CHARS = 2000
@@ -24,6 +28,8 @@ _ORDINALS = ("Last Session", "Session -2", "Session -3", "Session -4", "Session 
 
 @dataclass
 class SessionTail:
+    """The last rounds of one earlier session, with how long ago it ended."""
+
     session_id: str
     platform: str
     path: Path
@@ -46,6 +52,8 @@ class SessionTail:
 
 @dataclass
 class Inheritance:
+    """Phase 0's result: the tails found, and notes on what could not be read."""
+
     generated: datetime
     tails: list[SessionTail] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -67,8 +75,6 @@ def collect_tails(
     exclude: set[Path] | None = None,
 ) -> Inheritance:
     """The last ``rounds`` rounds of the ``sessions`` newest transcripts not excluded."""
-    from ..transcripts.read import read_transcript
-
     skip = {p.absolute() for p in (exclude or set())}
     result = Inheritance(generated=now)
     for ref in refs:
@@ -76,6 +82,8 @@ def collect_tails(
             break
         if ref.path.absolute() in skip:
             continue
+        from ..transcripts.read import read_transcript  # once there is a transcript to read
+
         try:
             transcript = read_transcript(ref.path, ref.platform)
         except WorkmemError as exc:

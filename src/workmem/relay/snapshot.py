@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from ..errors import WriteError
 from ..files.sections import Document, merge_items, merge_prose
@@ -26,6 +25,10 @@ from .archive import snapshot_path
 from .template import SECTIONS, TITLE, SnapshotNotes, count_words, heading_of, section_key
 from .usage import ContextUsage
 from .zones import Zone, critical_footer
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_WORDS = 2000
 MIN_WORDS = 500

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("in_progress", "🔥 In Progress (was actively working on this)"),
@@ -30,10 +31,17 @@ _KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("gotchas", ("gotcha", "warning", "注意", "坑")),
     ("commands", ("reproduction", "commands", "命令")),
 )
-_HEADING = re.compile(r"^#{2,3}\s+(.+?)\s*$")
-_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(.*)$")
-_WORD = re.compile(r"[A-Za-z0-9_'’./:-]+")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_HEADING = r"^#{2,3}\s+(.+?)\s*$"
+_ITEM = r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(.*)$"
+_WORD = r"[A-Za-z0-9_'’./:-]+"
+_CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
+
+
+@cache
+def _pattern(source: str) -> re.Pattern[str]:
+    """Compiled on first use: the CJK range alone takes milliseconds to compile, and the
+    session-start hook imports this module for the snapshot's title only."""
+    return re.compile(source)
 
 
 def section_key(title: str) -> str | None:
@@ -51,7 +59,7 @@ def heading_of(key: str) -> str:
 
 def count_words(text: str) -> int:
     """Words for the 500-2,000 target: Latin words plus one per CJK character."""
-    return len(_WORD.findall(text)) + len(_CJK.findall(text))
+    return len(_pattern(_WORD).findall(text)) + len(_pattern(_CJK).findall(text))
 
 
 @dataclass
@@ -93,14 +101,15 @@ class SnapshotNotes:
         notes = cls()
         key: str | None = "in_progress"
         prose: dict[str, list[str]] = {}
+        heading_pattern, item_pattern = _pattern(_HEADING), _pattern(_ITEM)
         for line in text.replace("\r\n", "\n").split("\n"):
-            heading = _HEADING.match(line)
+            heading = heading_pattern.match(line)
             if heading:
                 key = section_key(heading.group(1))
                 continue
             if line.startswith("# ") or key is None:
                 continue
-            item = _ITEM.match(line)
+            item = item_pattern.match(line)
             if key != "in_progress" and item:
                 getattr(notes, key).append(item.group(1).strip())
             elif key != "in_progress" and line.startswith(("  ", "\t")) and notes.items(key):

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..files.store import Store
     from ..transcripts.model import Transcript
 
@@ -48,6 +50,8 @@ _PLATFORM_DEFAULTS = {
 
 @dataclass(frozen=True)
 class ContextUsage:
+    """How full the window is, and whether the figure was recorded or estimated."""
+
     used_tokens: int
     window: int
     percent: float

@@ -3,37 +3,49 @@
 Each is one call the CLI, hooks and MCP share. They find the transcript themselves (the
 one named, else the current session's), never block on a transcript they cannot read,
 and write only through ``Store`` with verification.
+
+Phases 0 and 3 (inherit, restore) live in ``restore`` and are re-exported here; this module
+keeps Phases 1 and 2 (status, snapshot). Hooks run one half or the other, so each workflow
+also imports the rooms it needs (transcripts, the snapshot writer) itself.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from ..clock import now as clock_now
-from ..errors import WorkmemError
-from ..files.sections import Document
-from ..files.store import Store
-from ..root import Workspace
-from ..transcripts.model import Transcript
-from .archive import archive_dir, archive_snapshot, snapshot_path
-from .inherit import Inheritance, collect_tails, render_inheritance
-from .snapshot import SnapshotResult, write_snapshot
-from .template import TITLE, SnapshotNotes, section_key
-from .usage import ContextUsage, usage_of
-from .zones import Zone, zone_for
+from .archive import archive_dir, snapshot_path
+from .restore import RestoreResult, carry_forward, inherit, read_snapshot, relay_store, restore
+from .template import SnapshotNotes
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..files.store import Store
+    from ..root import Workspace
+    from ..transcripts.model import Transcript
+    from .snapshot import SnapshotResult
+    from .usage import ContextUsage
+    from .zones import Zone
+
+__all__ = [
+    "RestoreResult",
+    "StatusReport",
+    "carry_forward",
+    "find_transcript_path",
+    "inherit",
+    "load",
+    "read_snapshot",
+    "restore",
+    "snapshot",
+    "status",
+]
 
 STATE_FILE = "relay.json"
 #: in the warm zone, save again only after the context grew by this many points
 RESAVE_POINTS = 5.0
-
-
-def _store(workspace: Workspace) -> Store:
-    from ..config import load_settings
-
-    return Store(workspace, lock_timeout=load_settings(workspace).board.lock_timeout)
 
 
 def _window(workspace: Workspace) -> int | None:
@@ -80,6 +92,11 @@ def snapshot(
     force: bool = False,
     home: Path | None = None,
 ) -> SnapshotResult:
+    from ..clock import now as clock_now
+    from .snapshot import write_snapshot
+    from .usage import usage_of
+    from .zones import zone_for
+
     path = find_transcript_path(
         workspace, transcript=transcript, session=session, platform=platform, home=home
     )
@@ -90,7 +107,7 @@ def snapshot(
     if mode == "auto":
         chosen = "incremental" if zone is not None and zone.name == "warm" else "full"
     result = write_snapshot(
-        _store(workspace),
+        relay_store(workspace),
         notes,
         transcript=read,
         usage=usage,
@@ -103,148 +120,6 @@ def snapshot(
         level = zone.level if zone is not None else 0
         _save_state(workspace, {"transcript": str(path), "percent": usage.percent, "level": level})
     return result
-
-
-def read_snapshot(workspace: Workspace) -> str | None:
-    """The saved snapshot, or ``None`` when missing, empty or not a snapshot (seed: corrupt
-    or empty is treated as no snapshot)."""
-    store = _store(workspace)
-    try:
-        current = store.read_text(snapshot_path(store))
-    except WorkmemError:
-        return None
-    if current is None or not current[0].strip().startswith(TITLE):
-        return None
-    return current[0]
-
-
-def carry_forward(snapshot_text: str | None, inheritance: Inheritance) -> list[str]:
-    """Active work, decisions and pending items, from the snapshot, else from the tails."""
-    active = ""
-    decisions: list[str] = []
-    pending: list[str] = []
-    if snapshot_text:
-        for section in Document.parse(snapshot_text).sections:
-            key = section_key(section.title)
-            if key == "in_progress":
-                active = next((ln.strip() for ln in section.body if ln.strip()), "")
-            elif key == "decisions":
-                decisions = [i for i in section.items() if i != "None"]
-            elif key == "pending":
-                pending = [i for i in section.items() if i != "None"]
-    if (not active or active == "None") and inheritance.tails:
-        last = inheritance.tails[0].rounds[-1]
-        active = f"last request: {last.user.text.strip()[:200]}" if last.user else ""
-    from ..redact import redact
-
-    lines = [f"- Active work: {active or 'not recorded'}"]
-    lines.append("- Key decisions: " + ("; ".join(decisions) if decisions else "none recorded"))
-    lines.append("- Pending: " + ("; ".join(pending) if pending else "none recorded"))
-    return [redact(line)[0] for line in lines]
-
-
-def inherit(
-    workspace: Workspace,
-    *,
-    sessions: int = 3,
-    rounds: int = 3,
-    platform: str | None = None,
-    exclude: list[Path] | None = None,
-    home: Path | None = None,
-    save: bool = False,
-) -> tuple[str, Inheritance, Path | None]:
-    """Phase 0: the conversation-context document; with ``save`` also written to
-    ``memory/relay-context.md`` (overwritten each time, like the snapshot)."""
-    import os
-
-    from ..transcripts.discover import TRANSCRIPT_ENV, find_transcripts
-
-    skip = set(exclude or [])
-    if os.environ.get(TRANSCRIPT_ENV):
-        skip.add(Path(os.environ[TRANSCRIPT_ENV]))
-    try:
-        refs = find_transcripts(workspace.root, platform, home)
-    except WorkmemError as exc:
-        refs = []
-        note = f"session history unavailable: {exc}"
-    else:
-        note = ""
-    inheritance = collect_tails(
-        refs, now=clock_now(), sessions=sessions, rounds=rounds, exclude=skip
-    )
-    if note:
-        inheritance.notes.append(note)
-    text = render_inheritance(inheritance, carry_forward(read_snapshot(workspace), inheritance))
-    written = None
-    if save:
-        store = _store(workspace)
-        target = workspace.memory_dir / "relay-context.md"
-
-        def verify(reread: str) -> None:
-            if reread != text:
-                from ..errors import WriteError
-
-                raise WriteError(f"{store.show(target)}: content differs after writing")
-
-        store.update(target, lambda _old: text, verify=verify)
-        written = target
-    return text, inheritance, written
-
-
-@dataclass
-class RestoreResult:
-    text: str
-    snapshot_found: bool
-    archived_to: Path | None = None
-    heartbeat_removed: bool = False
-    sessions: int = 0
-    notes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "text": self.text,
-            "snapshot_found": self.snapshot_found,
-            "archived_to": str(self.archived_to) if self.archived_to else None,
-            "heartbeat_removed": self.heartbeat_removed,
-            "sessions": self.sessions,
-            "notes": self.notes,
-        }
-
-
-def restore(
-    workspace: Workspace,
-    *,
-    fresh: bool = False,
-    keep: bool = False,
-    platform: str | None = None,
-    exclude: list[Path] | None = None,
-    home: Path | None = None,
-) -> RestoreResult:
-    """Phase 3: tails and snapshot merged; the HEARTBEAT line goes; the snapshot, now
-    consumed, is archived (``keep`` leaves it). ``fresh``: archive and start clean."""
-    from .heartbeat import remove_line
-
-    store = _store(workspace)
-    snapshot_text = read_snapshot(workspace)
-    if fresh:
-        archived = archive_snapshot(store, clock_now())
-        removed = remove_line(store)
-        return RestoreResult("", snapshot_text is not None, archived, removed)
-    text, inheritance, _ = inherit(workspace, platform=platform, exclude=exclude, home=home)
-    parts = [text.rstrip("\n")]
-    if snapshot_text:
-        parts += ["", "---", "", snapshot_text.rstrip("\n")]
-    merged = "\n".join(parts) + "\n"
-    removed = remove_line(store)
-    archived = None if keep or snapshot_text is None else archive_snapshot(store, clock_now())
-    return RestoreResult(
-        merged,
-        snapshot_text is not None,
-        archived,
-        removed,
-        len(inheritance.tails),
-        list(inheritance.notes),
-    )
 
 
 def _state_path(workspace: Workspace) -> Path:
@@ -261,11 +136,13 @@ def _load_state(workspace: Workspace) -> dict[str, Any]:
 
 def _save_state(workspace: Workspace, data: dict[str, Any]) -> None:
     text = json.dumps(data, ensure_ascii=False) + "\n"
-    _store(workspace).update(_state_path(workspace), lambda _old: text)
+    relay_store(workspace).update(_state_path(workspace), lambda _old: text)
 
 
 @dataclass
 class StatusReport:
+    """Usage, zone and the state of the relay files, and the save the zone called for."""
+
     transcript: Path | None
     usage: ContextUsage | None
     zone: Zone | None
@@ -302,8 +179,9 @@ def status(
     (warm: incremental save, hot: full save + heartbeat, critical: force-save + warning),
     at most once per zone and per 5 points of growth."""
     from .heartbeat import has_line
+    from .zones import zone_for
 
-    store = _store(workspace)
+    store = relay_store(workspace)
     path = find_transcript_path(
         workspace, transcript=transcript, session=session, platform=platform, home=home
     )

@@ -9,15 +9,20 @@ microseconds whether anything needs doing.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from ..errors import UsageError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 PROFILES = ("relay", "wrap")
 
 
 @dataclass(frozen=True)
 class Zone:
+    """A band of context usage and what the seeds say to do in it."""
+
     name: str
     level: int  # 0 nothing to do … 3 critical
     action: str

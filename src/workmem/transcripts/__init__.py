@@ -6,7 +6,11 @@ only needs ``context_usage`` pays for one parser.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+
+#: Past this a file is not a transcript we should load into memory in one go. Defined here,
+#: not in a reader, so the prompt hook can check a file's size without loading one.
+MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024
 
 _EXPORTS = {
     "find_transcripts": ".discover",
@@ -30,6 +34,8 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .discover import find_transcripts, resolve_transcript
     from .model import (
         Compaction,

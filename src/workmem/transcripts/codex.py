@@ -12,11 +12,14 @@ twice and nothing is lost from files that only have one of the two.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from .common import arguments, as_int, exit_code_in, plan_from_call, string_or_none, text_of
 from .jsonl import Records
 from .model import Compaction, Message, ToolCall, ToolResult, Transcript, Usage
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 _INJECTED = (
     "<environment_context>",

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from .model import PlanItem, ToolCall
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: tools through which agents keep their own plan or todo list
 PLAN_TOOLS = frozenset({"todowrite", "todo_write", "update_plan", "write_todos", "todo"})

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from .common import plan_from_call, string_or_none, text_of
 from .jsonl import Records, parse_lines, read_transcript_bytes
 from .model import Message, ToolCall, ToolResult, Transcript
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 _QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.S)
 

@@ -13,7 +13,6 @@ environment overrides the agents themselves honour (``CLAUDE_CONFIG_DIR``, ``COD
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -21,8 +20,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import NotFoundError, UsageError
-from .model import TranscriptRef
-from .read import PLATFORMS, normalize_platform
+from .naming import PLATFORMS, normalize_platform
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from .model import TranscriptRef
 
 TRANSCRIPT_ENV = "WORKMEM_TRANSCRIPT"
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
@@ -75,6 +77,8 @@ def _first_record(path: Path) -> dict[str, object]:
 
 
 def _ref(platform: str, path: Path, session_id: str | None = None) -> TranscriptRef | None:
+    from .model import TranscriptRef  # only once a transcript is found
+
     try:
         stat = path.stat()
     except OSError:
@@ -122,6 +126,8 @@ def _gemini(workspace: Path, home: Path | None) -> Iterator[TranscriptRef]:
     base = _home(home) / ".gemini" / "tmp"
     if not base.is_dir():
         return
+    import hashlib  # Gemini CLI names project folders by the SHA-256 of their path
+
     hashes = {hashlib.sha256(form.encode()).hexdigest() for form in _forms(workspace)}
     for project in base.iterdir():
         marker = project / ".project_root"
@@ -231,7 +237,7 @@ def current_transcript(
         path = Path(named)
         if not path.is_file():
             raise NotFoundError(f"${TRANSCRIPT_ENV} names {named}, which does not exist")
-        from .read import platform_from_path
+        from .naming import platform_from_path
 
         return _ref(normalize_platform(platform) or platform_from_path(path) or "unknown", path)
     refs = find_transcripts(workspace_dir, platform, home)

@@ -9,11 +9,14 @@ same ``id`` replaces the earlier version in place.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from .common import arguments, as_int, exit_code_in, plan_from_call, string_or_none, text_of
 from .jsonl import Records, load_json_document
 from .model import Message, ToolCall, ToolResult, Transcript, Usage
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 _ROLES = {"user": "user", "gemini": "assistant", "model": "assistant", "assistant": "assistant"}
 _SYSTEM = {"info": "meta", "warning": "meta", "error": "error"}

@@ -10,30 +10,42 @@ replaced or truncated (its first bytes changed, or it shrank), the summary start
 
 Whole-document formats (Gemini CLI's ``.json``) cannot be read from an offset; they are
 re-read when their size or modification time changes.
+
+When nothing was added since the last call (same size, same modification time, same first
+bytes) the recorded summary is the answer: no lock is taken, nothing is parsed or written,
+and the parsing half (``tail_read``, with the message model and the readers) is not loaded.
+Change detection uses ``zlib.crc32``, not a cryptographic hash: it only has to notice a
+replaced file, and ``hashlib`` costs a hook a few milliseconds to import.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import zlib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
 
 from ..errors import FormatError, NotFoundError
-from ..files.store import Store
-from .jsonl import MAX_TRANSCRIPT_BYTES, parse_lines
-from .model import Message, Transcript
-from .read import normalize_platform, parse_records, platform_from_path, sniff_platform
+from . import MAX_TRANSCRIPT_BYTES
+from .naming import normalize_platform
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..files.store import Store
+    from .model import Message, Transcript
 
 STATE_FOLDER = "transcripts"
-_HEAD_BYTES = 1024
-_VERSION = 1
+HEAD_BYTES = 1024
+_VERSION = 2
 
 
 @dataclass
 class TailSummary:
+    """What was read of a transcript so far, and where to resume: the persisted state."""
+
     path: str
     platform: str | None = None
     offset: int = 0
@@ -69,9 +81,12 @@ class TailSummary:
 
 @dataclass
 class TailUpdate:
+    """One update's outcome: the new summary and what this read added."""
+
     summary: TailSummary
-    #: the records read by this update, as a transcript of their own
-    new: Transcript
+    #: the records read by this update, as a transcript of their own; ``None`` when the
+    #: file had not changed (so an unchanged transcript never loads the message model)
+    new: Transcript | None
     reset: bool = False
     read_bytes: int = 0
     new_messages: list[Message] = field(default_factory=list)
@@ -98,34 +113,8 @@ def since_last_compaction(messages: list[Message]) -> tuple[list[Message], bool]
     return messages, False
 
 
-def _fold(summary: TailSummary, part: Transcript) -> None:
-    conversation = part.conversation
-    summary.messages += len(part.messages)
-    summary.user_messages += sum(1 for m in conversation if m.role == "user")
-    summary.assistant_messages += sum(1 for m in conversation if m.role == "assistant")
-    summary.tool_calls += len(part.tool_calls)
-    summary.tool_errors += sum(1 for r in part.tool_results if r.is_error)
-    summary.compactions += len(part.compactions)
-    summary.session_id = summary.session_id or part.session_id
-    summary.cwd = part.cwd or summary.cwd
-    summary.model = part.model or summary.model
-    if part.last_usage is not None:
-        summary.context_tokens = part.last_usage.context_tokens
-    if part.context_window:
-        summary.context_window = part.context_window
-    if summary.context_tokens is None:  # only platforms that record no usage need it
-        recent, compacted = since_last_compaction(part.messages)
-        tokens = message_tokens(recent)
-        summary.estimated_tokens = (
-            tokens if (compacted or part.compactions) else summary.estimated_tokens + tokens
-        )
-    summary.has_main = summary.has_main or bool(part.messages)
-    ended = next((m.time for m in reversed(part.messages) if m.time), None)
-    summary.last_time = ended or summary.last_time
-
-
-def _head_hash(data: bytes) -> str:
-    return hashlib.sha1(data).hexdigest()
+def head_hash(data: bytes) -> str:
+    return f"{zlib.crc32(data):08x}"
 
 
 class TranscriptTail:
@@ -136,8 +125,8 @@ class TranscriptTail:
         self.folder = store.workspace.state_dir / STATE_FOLDER
 
     def state_path(self, transcript: Path) -> Path:
-        key = hashlib.sha1(str(Path(transcript).absolute()).encode()).hexdigest()[:20]
-        return self.folder / f"{key}.json"
+        name = str(Path(transcript).absolute()).encode()
+        return self.folder / f"{zlib.crc32(name):08x}{zlib.adler32(name):08x}.json"
 
     def load(self, transcript: Path) -> TailSummary | None:
         path = self.state_path(transcript)
@@ -149,97 +138,54 @@ class TranscriptTail:
             return None  # derived state: a damaged file is rebuilt, never an error
         if not isinstance(data, dict) or data.get("version") != _VERSION:
             return None
+        if data.get("path") != str(Path(transcript).absolute()):
+            return None  # another transcript whose name hashed alike: start over
         return TailSummary.from_dict(data)
 
     def update(self, transcript: Path, platform: str | None = None) -> TailUpdate:
         transcript = Path(transcript)
+        unchanged = self._unchanged(transcript, platform)
+        if unchanged is not None:
+            return unchanged
         with self.store.lock(self.state_path(transcript)):
+            from .tail_read import advance
+
             previous = self.load(transcript)
-            result = self._advance(transcript, platform, previous)
+            result = advance(transcript, platform, previous)
             text = json.dumps(result.summary.to_dict(), ensure_ascii=False, indent=1) + "\n"
             self.store.update(self.state_path(transcript), lambda _old: text)
         return result
 
-    def _advance(
-        self, transcript: Path, platform: str | None, previous: TailSummary | None
-    ) -> TailUpdate:
-        try:
-            stat = transcript.stat()
-        except FileNotFoundError:
-            raise NotFoundError(f"transcript not found: {transcript}") from None
-        if stat.st_size > MAX_TRANSCRIPT_BYTES:
-            raise FormatError(
-                f"transcript is {stat.st_size:,} bytes, over the "
-                f"{MAX_TRANSCRIPT_BYTES:,}-byte limit",
-                path=str(transcript),
-            )
-        chosen = normalize_platform(platform) or (previous.platform if previous else None)
-        chosen = chosen or platform_from_path(transcript)
-        if transcript.suffix == ".json" and chosen in (None, "gemini"):
-            return self._whole_document(transcript, stat, previous)
-        summary = previous
-        reset = False
-        with transcript.open("rb") as handle:
-            if summary is not None:
-                handle.seek(0)
-                head = handle.read(summary.head_len)
-                if stat.st_size < summary.offset or _head_hash(head) != summary.head:
-                    summary, reset = None, True
-            if summary is None:
-                summary = TailSummary(path=str(transcript.absolute()), platform=chosen)
-            handle.seek(summary.offset)
-            data = handle.read()
-            if summary.head_len < _HEAD_BYTES:
-                handle.seek(0)
-                head_bytes = handle.read(min(_HEAD_BYTES, summary.offset + len(data)))
-            else:
-                head_bytes = b""
-        import gc
+    def _unchanged(self, transcript: Path, platform: str | None) -> TailUpdate | None:
+        """The recorded summary when the file has not changed since it was recorded.
 
-        paused = gc.isenabled()
-        gc.disable()  # see read_transcript: many small acyclic dicts
-        try:
-            records = parse_lines(data, final=False)
-            summary.platform = summary.platform or chosen or sniff_platform(records)
-            if summary.platform is None and records.items:
-                summary.platform = "claude-code"  # only for records no reader recognises
-            part = (
-                parse_records(
-                    records,
-                    transcript,
-                    summary.platform,
-                    subagents=False,
-                    known_main=summary.has_main,
-                )
-                if summary.platform
-                else Transcript(platform="unknown", path=transcript)
-            )
-        finally:
-            if paused:
-                gc.enable()
-        _fold(summary, part)
-        summary.offset += records.consumed
-        if head_bytes:
-            head = head_bytes[: min(_HEAD_BYTES, summary.offset)]
-            summary.head_len, summary.head = len(head), _head_hash(head)
-        summary.mtime = stat.st_mtime
-        return TailUpdate(summary, part, reset, records.consumed, part.messages)
+        Read without the lock: the state file is replaced atomically, so it is always one
+        whole summary, and an unchanged transcript gives that same summary under the lock.
+        """
+        previous = self.load(transcript)
+        if previous is None or previous.platform is None:
+            return None
+        stat = checked_stat(transcript)
+        chosen = normalize_platform(platform)
+        if chosen is not None and chosen != previous.platform:
+            return None
+        if stat.st_size != previous.offset or stat.st_mtime != previous.mtime:
+            return None
+        if previous.head_len:
+            with transcript.open("rb") as handle:
+                if head_hash(handle.read(previous.head_len)) != previous.head:
+                    return None
+        return TailUpdate(previous, None)
 
-    def _whole_document(
-        self, transcript: Path, stat: os.stat_result, previous: TailSummary | None
-    ) -> TailUpdate:
-        from .read import read_transcript
 
-        if (
-            previous is not None
-            and previous.offset == stat.st_size
-            and previous.mtime == stat.st_mtime
-        ):
-            return TailUpdate(previous, Transcript(platform="gemini", path=transcript))
-        full = read_transcript(transcript, "gemini")
-        seen = previous.messages if previous is not None else 0
-        summary = TailSummary(path=str(transcript.absolute()), platform="gemini")
-        _fold(summary, full)
-        summary.offset, summary.mtime = stat.st_size, stat.st_mtime
-        new = Transcript(platform="gemini", path=transcript, messages=full.messages[seen:])
-        return TailUpdate(summary, new, previous is None, stat.st_size, new.messages)
+def checked_stat(transcript: Path) -> os.stat_result:
+    try:
+        stat = transcript.stat()
+    except FileNotFoundError:
+        raise NotFoundError(f"transcript not found: {transcript}") from None
+    if stat.st_size > MAX_TRANSCRIPT_BYTES:
+        raise FormatError(
+            f"transcript is {stat.st_size:,} bytes, over the {MAX_TRANSCRIPT_BYTES:,}-byte limit",
+            path=str(transcript),
+        )
+    return stat

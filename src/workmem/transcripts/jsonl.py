@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..errors import FormatError, NotFoundError
+from . import MAX_TRANSCRIPT_BYTES as MAX_TRANSCRIPT_BYTES  # re-exported: the limit readers use
 
-#: Past this a file is not a transcript we should load into memory in one go.
-MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass

@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: message kinds that are part of the conversation a person would recognise
 CONVERSATION_KINDS = frozenset({"message", "command"})

@@ -9,12 +9,15 @@ entries keep the summary and the token count before it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from .common import arguments, as_int, plan_from_call, string_or_none, text_of
 from .jsonl import Records
 from .model import Compaction, Message, ToolCall, ToolResult, Transcript, Usage
 from .tree import rewound_records
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 _KNOWN = frozenset(
     {

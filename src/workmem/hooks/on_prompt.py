@@ -1,0 +1,100 @@
+"""User prompt: a trigger phrase runs its workflow; context usage past a threshold saves.
+
+This runs before every prompt the person sends, so the common case (an ordinary message,
+context below every threshold) costs one phrase check and one incremental usage read.
+"""
+
+from __future__ import annotations
+
+from .handlers import HookRun, Reply, memory_session
+
+
+def on_user_prompt(run: HookRun) -> Reply:
+    from ..phrases import detect
+
+    parts: list[str] = []
+    intent = detect(run.inp.prompt or "")
+    if intent is not None:
+        from ..dispatch import RunContext, run_intent
+
+        sid = memory_session(run, register=False)
+        result = run_intent(
+            intent,
+            RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home),
+        )
+        parts.append(f"[workmem: {intent.workflow}]\n{result.text}")
+    warning = _usage_warning(run)
+    if warning:
+        parts.append(warning)
+    return Reply(context="\n\n".join(parts) if parts else None)
+
+
+def _usage_warning(run: HookRun) -> str | None:
+    """Seeds 000 and 002 at their thresholds: save, and say so once per zone.
+
+    Relay (002): from 60 % the relay snapshot is kept fresh, past 85 % every reply carries
+    the warning. Wrap (000): at ~50 % a checkpoint save of the session snapshot, at ~75 %
+    the full-save alert; each announced once per transcript and zone.
+    """
+    if run.transcript is None:
+        return None
+    from ..relay.usage import context_usage
+    from ..relay.zones import zone_for
+
+    # The common case, below every threshold, costs one incremental read and no more.
+    usage = context_usage(run.transcript, run.inp.platform, store=run.store)
+    percent = usage.percent
+    relay_level = zone_for(percent, "relay").level
+    wrap_zone = zone_for(percent, "wrap")
+    if relay_level == 0 and wrap_zone.level < 2:
+        return None
+    messages: list[str] = []
+    if relay_level >= 1:
+        from ..relay.workflows import status
+
+        report = status(
+            run.workspace,
+            transcript=run.transcript,
+            platform=run.inp.platform,
+            apply=True,
+            home=run.home,
+        )
+        if report.warning:
+            messages.append(report.warning)
+    if _zone_rose(run, wrap_zone.name, wrap_zone.level):
+        sid = memory_session(run, register=False)
+        if sid:
+            from ..dispatch import RunContext, _update
+            from ..phrases import Intent
+
+            context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
+            _update(Intent("session.update", "checkpoint", "en"), context)
+        messages.append(f"[workmem] context {percent:.0f}% ({usage.source}): {wrap_zone.message}")
+    return "\n\n".join(messages) or None
+
+
+def _zone_rose(run: HookRun, name: str, level: int) -> bool:
+    """Record the wrap zone reached for this transcript; True the first time it is reached."""
+    import json
+
+    path = run.workspace.state_dir / "hook-zones.json"
+    key = str(run.transcript)
+    risen = False
+
+    def change(text: str | None) -> str:
+        nonlocal risen
+        try:
+            data = json.loads(text) if text else {}
+        except json.JSONDecodeError:
+            data = {}
+        if not isinstance(data, dict):
+            data = {}
+        seen = data.get(key, {})
+        if not isinstance(seen, dict) or name not in seen.get("zones", []):
+            risen = True
+            zones = seen.get("zones", []) if isinstance(seen, dict) else []
+            data[key] = {"zones": [*zones, name], "level": level}
+        return json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n"
+
+    run.store.update(path, change)
+    return risen

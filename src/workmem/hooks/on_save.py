@@ -1,0 +1,85 @@
+"""Pre-compact, stop and session end: save what the session knows before it is lost.
+
+Pre-compact merges the notes into the snapshot and writes the relay snapshot, verified,
+within the platform's timeout; stop starts the gated notes extraction detached; session
+end checkpoints the snapshot, the relay snapshot (with its daily-log entry) and leaves a
+resumption note built from the notes.
+"""
+
+from __future__ import annotations
+
+from .. import clock
+from .handlers import HookRun, Reply, memory_session
+
+
+def on_pre_compact(run: HookRun) -> Reply:
+    from ..dispatch import RunContext, _update
+    from ..phrases import Intent
+    from ..relay.template import SnapshotNotes
+    from ..relay.workflows import snapshot
+
+    sid = memory_session(run, register=True)
+    if run.transcript is None:
+        return Reply()
+    if sid:
+        context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
+        _update(Intent("session.update", "pre-compact", "en"), context)
+    snapshot(
+        run.workspace,
+        SnapshotNotes(),
+        transcript=run.transcript,
+        platform=run.inp.platform,
+        force=True,
+        home=run.home,
+    )
+    return Reply(notice=f"[workmem] notes, snapshot {sid} and relay snapshot saved")
+
+
+def on_stop(run: HookRun) -> Reply:
+    from ..notes.workflow import run_detached
+
+    sid = memory_session(run, register=False)
+    if sid and run.transcript is not None:
+        run_detached(
+            run.workspace,
+            session_id=sid,
+            transcript=run.transcript,
+            platform=run.inp.platform,
+            gated=True,
+        )
+    return Reply()
+
+
+def on_session_end(run: HookRun) -> Reply:
+    """Checkpoint the session's state: relay snapshot (with its daily-log entry), the board
+    snapshot from the notes, and a resumption note built from the notes."""
+    from ..dispatch import RunContext, _transcript_context, _update
+    from ..journal.writer import MemoryWriter
+    from ..phrases import Intent
+    from ..relay.template import SnapshotNotes
+    from ..relay.workflows import snapshot
+
+    sid = memory_session(run, register=False)
+    if run.transcript is None or sid is None:
+        return Reply()
+    context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
+    state, _files = _transcript_context(context)
+    _update(Intent("session.update", "session-end", "en"), context)
+    snapshot(
+        run.workspace,
+        SnapshotNotes(),
+        transcript=run.transcript,
+        platform=run.inp.platform,
+        force=True,
+        home=run.home,
+    )
+    if state:
+        note = (
+            f"I was working in memory session {sid}. Where I left it ({clock.stamp()}): "
+            f"{state.strip()}\nPick up from there; the session snapshot and notes have details."
+        )
+        MemoryWriter(run.workspace.root).end_session(
+            session_summary=f"Session {sid} ended: {state.strip()[:300]}",
+            resumption_note=note,
+        )
+    return Reply()
