@@ -131,7 +131,8 @@ def test_new_topic_loads_memory_and_every_thread_header(
     _workspace(root, monkeypatch)
     monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 09:00")
     context = MemoryLoader(root).load_session_context("Can we set up CI caching?")
-    assert context.metadata["branches"] == ["new_topic"]
+    # A question also asks for recall; the new-topic loading is there all the same.
+    assert context.metadata["branches"] == ["new_topic", "recall"]
     for text in ("## Long-term memory (MEMORY.md)", "Prefers short answers", "Alice, backend"):
         assert text in context.text
     for thread in ("**thread-auth-redesign**", "**thread-parser**", "**thread-記憶**"):
@@ -277,3 +278,28 @@ def test_naming_a_thread_does_not_also_name_its_prefix() -> None:
     found = match_threads("continue thread-auth-redesign please", doc.threads)
     assert found[0].thread.id == "thread-auth-redesign"
     assert found[0].why == "named" and all(m.why != "named" for m in found[1:])
+
+
+def test_a_question_funds_deep_recall_before_the_broad_context(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _workspace(root, monkeypatch)
+    from datetime import date
+
+    from workmem.files.store import Store
+    from workmem.journal.daily import append_entry
+    from workmem.root import Workspace
+
+    store = Store(Workspace(root))
+    for day in range(1, 20):
+        append_entry(store, date(2026, 4, day), "Work", f"Routine maintenance on day {day}. " * 20)
+    append_entry(store, date(2026, 4, 7), "Decision", "We chose Redis for the rate limiter.")
+    monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 09:00")
+    for question in ("What did we choose for the rate limiter?", "限流器最後用了什麼"):
+        context = MemoryLoader(root).load_session_context(question, BudgetConfig(total=700))
+        assert "recall" in context.metadata["branches"]
+        assert context.total_tokens <= 700
+    context = MemoryLoader(root).load_session_context(
+        "What did we choose for the rate limiter?", BudgetConfig(total=700)
+    )
+    assert "We chose Redis for the rate limiter." in context.text

@@ -235,13 +235,20 @@ def _events_block(inputs: ContextInputs, phase: PhaseText) -> None:
     )
 
 
+#: Hits asked of the index for deep recall; the phase keeps as many as its budget holds,
+#: best first, so a larger budget gets more evidence instead of an empty tail.
+RECALL_HITS = 30
+
+
 def deep_phase(inputs: ContextInputs, phase: PhaseText) -> None:
     if phase.cap <= 0:
         return
     if RECALL in inputs.plan.branches and inputs.message.strip():
         from .recall import search_items
 
-        items, _hits = search_items(inputs.journal, inputs.message, None, 8, inputs.warnings)
+        items, _hits = search_items(
+            inputs.journal, inputs.message, None, RECALL_HITS, inputs.warnings
+        )
         phase.add_list("## Deep recall (search)", items, what="passages")
         return
     if inputs.strategy != DEEP_RELOAD:

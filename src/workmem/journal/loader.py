@@ -19,7 +19,7 @@ from .. import clock
 from .budget import PHASES, BudgetConfig, PhaseText, SessionContext
 from .context_parts import ContextInputs, anchor_phase, context_phase, deep_phase, orient_phase
 from .journal import Journal
-from .strategy import gap_hours, plan_message, strategy_for
+from .strategy import RECALL, gap_hours, plan_message, strategy_for
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
@@ -82,19 +82,26 @@ class MemoryLoader:
         used = count_tokens(header + "\n\n")
         if used > budget.total:
             header, used = "", 0
-        phases: list[PhaseText] = []
         builders = {
             "orient": orient_phase,
             "anchor": anchor_phase,
             "context": context_phase,
             "deep": deep_phase,
         }
-        for name in PHASES:
+        # A question is answered by recall: the deep phase is funded before the broad
+        # context, so a small budget goes to the passages that answer it. The text keeps
+        # the seed's phase order either way.
+        order = PHASES
+        if RECALL in plan.branches:
+            order = ("orient", "anchor", "deep", "context")
+        built: dict[str, PhaseText] = {}
+        for name in order:
             cap = max(0, min(budget.cap(name), budget.total - used))
             phase = PhaseText(name, cap, count_tokens)
             builders[name](inputs, phase)
-            phases.append(phase)
+            built[name] = phase
             used += phase.tokens + (1 if phase.tokens else 0)
+        phases = [built[name] for name in PHASES]
         text, total = _assemble(header, phases, budget.total, count_tokens)
         metadata: dict[str, Any] = {
             "now": clock.stamp(now),

@@ -36,8 +36,9 @@ def search_items(
         return _scan_logs(journal, query, k, warnings)
     items = []
     for hit in hits:
-        when = f" ({hit.date})" if hit.date else ""
-        head = f"#### {hit.path}:{hit.line_start}-{hit.line_end}{when}"
+        # One short provenance line per passage: many passages share a small budget.
+        when = f"{hit.date} · " if hit.date else ""
+        head = f"[{when}{hit.path}:{hit.line_start}]"
         body = "\n".join(
             line for line in hit.text.strip().split("\n") if not _MARKER.match(line.strip())
         )

@@ -38,6 +38,12 @@ _EVENT_WORDS = (
     r"|什麼時候|什么时候|哪天|哪一天|幾號|几号|何時|何时|多久|買|买|購|购|發生|发生|會議|会议|"
     r"見面|见面|做了什麼|做了什么|幹了什麼|干了什么"
 )
+_QUESTION_WORDS = (
+    r"^(?:what|when|where|which|who|whom|whose|why|how|did|does|do|is|are|was|were|has|"
+    r"have|had|can|could|would|should|will)\b"
+    r"|[嗎吗呢]\s*$|什麼|什么|哪裡|哪里|哪個|哪个|哪些|誰|谁|怎麼|怎么|為什麼|为什么|多少|幾|几|"
+    r"ですか|ますか|でしたか|か\s*$|무엇|언제|어디|누구|왜|어떻게|까\s*$"
+)
 _RECALL_WORDS = (
     r"\b(?:remember|recall|last\s+time|previously|we\s+discussed|did\s+we|back\s+when|"
     r"what\s+happened|earlier\s+we|history\s+of)\b|上次|之前|記得|记得|回憶|回忆|那次|當時|当时"
@@ -95,7 +101,16 @@ def is_event_sensitive(message: str, today: date) -> tuple[bool, list[str]]:
 
 
 def wants_recall(message: str) -> bool:
-    return bool(_words(_RECALL_WORDS).search(message))
+    """A message that asks to remember, or asks a question the memory may answer."""
+    return bool(_words(_RECALL_WORDS).search(message)) or is_question(message)
+
+
+def is_question(message: str) -> bool:
+    """Question-shaped in English, Chinese, Japanese or Korean: a question mark, an
+    interrogative opening, or a question particle. Such a message at session start is
+    answered best by searching the memory, not by the newest entries alone."""
+    text = message.strip()
+    return bool(text) and (text.endswith(("?", "？")) or bool(_words(_QUESTION_WORDS).search(text)))
 
 
 def match_threads(message: str, threads: list[Thread], limit: int = 2) -> list[ThreadMatch]:
