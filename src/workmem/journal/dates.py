@@ -3,9 +3,12 @@
 An event is only useful for "what did I buy in March?" if its date is a date, not the words
 "last Tuesday". So every event is normalized against the session's date when it is
 recorded. The rules are deterministic and documented (seed 004 asks for deterministic
-temporal support): absolute forms go through ``dateutil``; relative forms in English and
-Chinese (Traditional and Simplified) are our own rules, because dateutil reads neither and
+temporal support): absolute forms go through ``dateutil``; relative forms in English,
+Chinese (Traditional and Simplified), Japanese and Korean are our own rules (``dates_en``,
+``dates_zh``, ``dates_ja``, ``dates_ko``), because dateutil reads none of them and
 dateparser misses 上週二 / 三天前 and costs over a second per Chinese string (DESIGN.md).
+This is the one date engine of workmem: search reads the time a query names through it
+too (``workmem.retrieval.dates``).
 
 Rules that a reader could dispute are fixed here, once:
 
@@ -14,7 +17,10 @@ Rules that a reader could dispute are fixed here, once:
   it that way: "last Friday" said on Saturday 15 July 2023 is 14 July); 上週五 is the Friday
   of the previous calendar week; "this Friday" / 這週五 the one of the current week, "next
   Friday" / 下週五 the one of the next week;
-* a month and day without a year ("3/15", "March 15", "3月15日") take the session's year;
+* 先週X / 지난주 X요일 follow 上週X (the X of the previous calendar week); 지난 X요일 without
+  주 follows "last X" (the most recent X before the day);
+* a month and day without a year ("3/15", "March 15", "3月15日", "5월 8일") take the session's
+  year; a year written next to them wins ("in May 2023", "May 8 of 2023" are 2023);
   numeric dates read month first (US) unless the first number is over 12;
 * a bare weekday ("on Tuesday", 週二), "a few days ago", "recently", 幾天前: not resolved.
   The raw text is kept and no date is set; nothing is guessed.
@@ -22,7 +28,9 @@ Rules that a reader could dispute are fixed here, once:
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -120,10 +128,91 @@ def safe_day(year: int, month: int, day: int) -> date | None:
 
 
 def shift_months(day: date, months: int) -> date:
-    from dateutil.relativedelta import relativedelta
+    """``day`` moved by whole months, the day clamped to the month's end (31 May - 1 = 30 Apr).
 
-    shifted: date = day + relativedelta(months=months)
-    return shifted
+    Plain arithmetic rather than dateutil, so a query naming "last month" imports nothing.
+    """
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    month += 1
+    if not 1 <= year <= 9999:
+        raise ValueError(f"{months} months from {day} leaves the calendar")
+    last = calendar.monthrange(year, month)[1]
+    return date(year, month, min(day.day, last))
+
+
+def fixed_day(offset: int, rule: str) -> Rule:
+    """A rule for words that always mean the same day relative to the session (昨天, 어제)."""
+
+    def resolve(match: re.Match[str], ref: date) -> ResolvedDate:
+        return on_day(match.group(0), ref + timedelta(days=offset), rule)
+
+    return resolve
+
+
+def offset_from(raw: str, ref: date, n: int, unit: str, rule: str) -> ResolvedDate | None:
+    """``n`` units from ``ref`` (negative = past): the day, or the week/month/year it falls in.
+
+    "2 weeks ago" is the week that holds the day 14 days back (its ``date`` is that day), so
+    an event said to be two weeks old matches anything in that Monday-Sunday week.
+    """
+    if unit == DAY:
+        return on_day(raw, ref + timedelta(days=n), rule)
+    if unit == WEEK:
+        point = ref + timedelta(weeks=n)
+        return week_of(raw, monday_of(point), rule, point)
+    if unit == WEEKEND:
+        return weekend_of(raw, monday_of(ref) + timedelta(weeks=n), rule)
+    if unit == MONTH:
+        point = shift_months(ref, n)
+        return month_of(raw, point.year, point.month, rule)
+    return year_of(raw, ref.year + n, rule)
+
+
+def week_part(raw: str, monday: date, part: int | str | None, prefix: str) -> ResolvedDate:
+    """The week starting ``monday`` (``part`` None), its weekend (WEEKEND) or one day (0-6)."""
+    if part is None:
+        return week_of(raw, monday, f"{prefix}-week")
+    if part == WEEKEND:
+        return weekend_of(raw, monday, f"{prefix}-weekend")
+    return on_day(raw, monday + timedelta(days=int(part)), f"{prefix}-weekday")
+
+
+def calendar_point(
+    raw: str,
+    year: int,
+    month: int | None,
+    day: int | None,
+    prefix: str,
+    *,
+    year_given: bool = True,
+) -> ResolvedDate | None:
+    """A year, a month of it or a day of that month (2023年, 2023年5月, 2023년 5월 8일)."""
+    if month is None:
+        return year_of(raw, year, f"{prefix}-year")
+    if day is None:
+        return month_of(raw, year, month, f"{prefix}-year-month", year_given=year_given)
+    found = safe_day(year, month, day)
+    if found is None:
+        return None
+    return on_day(raw, found, f"{prefix}-date", year_given=year_given)
+
+
+def with_year(hit: ResolvedDate, year: int) -> ResolvedDate | None:
+    """A year-less day or month ("March 15", "in March", 5월) moved to ``year``.
+
+    For a year named elsewhere in the same sentence ("in 2023, what did I buy in March?").
+    A hit whose year was given, or that is not a day or a month, is returned unchanged;
+    29 February moved to a common year is no date (None).
+    """
+    if hit.year_given or hit.date is None or hit.granularity not in (DAY, MONTH):
+        return hit
+    if hit.granularity == MONTH:
+        moved = month_of(hit.raw, year, hit.date.month, hit.rule)
+    else:
+        day = safe_day(year, hit.date.month, hit.date.day)
+        moved = on_day(hit.raw, day, hit.rule) if day else None
+    return _with(moved, hit.raw, hit.span) if moved else None
 
 
 def scan(
@@ -135,7 +224,10 @@ def scan(
         for match in pattern.finditer(text):
             if match.end() == match.start():
                 continue
-            result = rule(match, reference)
+            try:
+                result = rule(match, reference)
+            except (ValueError, OverflowError):
+                continue  # "300 years ago" said on 0001-01-01: off the calendar, not a date
             if result is None:
                 continue
             span = (match.start(), match.end())
@@ -165,16 +257,45 @@ def _with(result: ResolvedDate, raw: str, span: tuple[int, int]) -> ResolvedDate
 
 
 def find_dates(text: str, reference: date) -> list[ResolvedDate]:
-    """Every date expression in ``text`` (English and Chinese), in reading order.
+    """Every date expression in ``text`` (English, Chinese, Japanese, Korean), in reading order.
 
-    Expressions recognised but not resolvable ("a few days ago", 幾天前) are included with
-    ``date=None`` so callers can keep the raw words.
+    Expressions recognised but not resolvable ("a few days ago", 幾天前, 며칠 전) are included
+    with ``date=None`` so callers can keep the raw words.
     """
-    from . import dates_en, dates_zh
-
-    hits = scan(text, reference, [*dates_en.RULES, *dates_zh.RULES])
+    hits = scan(text, reference, _rules_for(text))
     hits.sort(key=lambda r: r.span)
     return hits
+
+
+def _rules_for(text: str) -> list[tuple[re.Pattern[str], Rule]]:
+    """The rule sets of the scripts ``text`` is written in, each imported on first need.
+
+    English rules always run (ISO dates and digits appear in every script); Chinese and
+    Japanese run together on CJK or kana, since Japanese leaves their shared words to
+    ``dates_zh``; Korean on Hangul. An English prompt thus never compiles the CJK patterns.
+    """
+    from . import dates_en
+
+    rules = list(dates_en.RULES)
+    if text.isascii():
+        return rules
+    if _script("cjk").search(text):
+        from . import dates_ja, dates_zh
+
+        rules += [*dates_zh.RULES, *dates_ja.RULES]
+    if _script("hangul").search(text):
+        from . import dates_ko
+
+        rules += dates_ko.RULES
+    return rules
+
+
+@functools.cache
+def _script(name: str) -> re.Pattern[str]:
+    if name == "hangul":  # syllables and jamo
+        return re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+    # kana, CJK ideographs (and extension A, compatibility), full-width forms
+    return re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 def resolve_date(expression: str, reference: date) -> ResolvedDate:
@@ -203,7 +324,26 @@ def first_date(text: str, reference: date) -> ResolvedDate | None:
 
 
 def parse_iso_day(value: str) -> date | None:
+    """A field that starts with an ISO day ("2026-05-20", "2026-05-20 13:18"), else None."""
     try:
         return date.fromisoformat(value.strip()[:10])
     except ValueError:
         return None
+
+
+_ISO_DAY = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
+
+
+def iso_day(text: str | None) -> date | None:
+    """The first valid ``YYYY-MM-DD`` anywhere in ``text`` (2026-13-01 is skipped), or None.
+
+    Stored files mark their dates this way (daily log names, headings, frontmatter), so
+    indexing a chunk needs only this exact form; prose goes through ``find_dates``.
+    """
+    if not text:
+        return None
+    for match in _ISO_DAY.finditer(text):
+        found = safe_day(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+        if found is not None:
+            return found
+    return None

@@ -14,8 +14,10 @@ from .dates import (
     WEEK,
     ResolvedDate,
     Rule,
+    fixed_day,
     monday_of,
     month_of,
+    offset_from,
     on_day,
     safe_day,
     shift_months,
@@ -82,6 +84,9 @@ _PREPOSITION_WORDS = (
     "at due last this next"
 )
 _PREPOSITIONS = frozenset(_PREPOSITION_WORDS.split())
+#: A year written after a month or a day ("May 2023", "May 8,2023", "May 8 of 2023"): it
+#: wins over the session's year, so "in May" does not stop short of it.
+_YEAR_AFTER = r"(?:,\s*|\s+)(?:(?:of|in)\s+)?(?P<y>\d{4})"
 #: Month names that are also common English words; alone they need a capital or a preposition.
 _AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar", "jan", "sun", "sat", "wed"})
 
@@ -111,26 +116,8 @@ def _ahead(match: re.Match[str], ref: date) -> ResolvedDate | None:
 
 
 def _offset(raw: str, ref: date, n: int, unit: str, rule: str) -> ResolvedDate | None:
-    """``n`` units from ``ref`` (negative = past): a day, or the week/month/year it falls in."""
-    if unit == "day":
-        return on_day(raw, ref + timedelta(days=n), f"days-{rule}")
-    if unit == "week":
-        point = ref + timedelta(weeks=n)
-        return week_of(raw, monday_of(point), f"weeks-{rule}", point)
-    if unit == "weekend":
-        # "a weekend ago" is last weekend, "two weekends ago" the one before it
-        return weekend_of(raw, monday_of(ref) + timedelta(weeks=n), f"weekends-{rule}")
-    if unit == "month":
-        point = shift_months(ref, n)
-        return month_of(raw, point.year, point.month, f"months-{rule}")
-    return year_of(raw, ref.year + n, f"years-{rule}")
-
-
-def _fixed(offset: int, rule: str) -> Rule:
-    def resolve(match: re.Match[str], ref: date) -> ResolvedDate:
-        return on_day(match.group(0), ref + timedelta(days=offset), rule)
-
-    return resolve
+    # "a weekend ago" is last weekend, "two weekends ago" the one before it
+    return offset_from(raw, ref, n, unit, f"{unit}s-{rule}")
 
 
 def _vague(match: re.Match[str], ref: date) -> ResolvedDate:
@@ -267,14 +254,14 @@ def _slashed(match: re.Match[str], ref: date) -> ResolvedDate | None:
 
 _FLAGS = re.IGNORECASE
 RULES: list[tuple[re.Pattern[str], Rule]] = [
-    (re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", _FLAGS), _fixed(-2, "day-before")),
-    (re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", _FLAGS), _fixed(2, "day-after")),
-    (re.compile(r"\byesterday\b|\blast\s+night\b", _FLAGS), _fixed(-1, "yesterday")),
+    (re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", _FLAGS), fixed_day(-2, "day-before")),
+    (re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", _FLAGS), fixed_day(2, "day-after")),
+    (re.compile(r"\byesterday\b|\blast\s+night\b", _FLAGS), fixed_day(-1, "yesterday")),
     (
         re.compile(r"\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b", _FLAGS),
-        _fixed(0, "today"),
+        fixed_day(0, "today"),
     ),
-    (re.compile(r"\btomorrow\b", _FLAGS), _fixed(1, "tomorrow")),
+    (re.compile(r"\btomorrow\b", _FLAGS), fixed_day(1, "tomorrow")),
     (re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", _FLAGS), _ago),
     (
         re.compile(
@@ -307,22 +294,22 @@ RULES: list[tuple[re.Pattern[str], Rule]] = [
     (re.compile(rf"\b(?P<rel>last|this|next)\s+{_MON}\b", _FLAGS), _relative_month),
     (
         re.compile(
-            rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MON}\.?(?:,?\s+(?P<y>\d{{4}}))?\b",
+            rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MON}\.?{_YEAR_AFTER}?\b",
             _FLAGS,
         ),
         _day_month,
     ),
     (
         re.compile(
-            rf"\b{_MON}\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>\d{{4}})\b)?", _FLAGS
+            rf"\b{_MON}\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:{_YEAR_AFTER}\b)?", _FLAGS
         ),
         _day_month,
     ),
-    (re.compile(rf"\b{_MON}\.?,?\s+(?P<y>\d{{4}})\b", _FLAGS), _month_year),
+    (re.compile(rf"\b{_MON}\.?{_YEAR_AFTER}\b", _FLAGS), _month_year),
     (
         re.compile(
             r"\b(?:in|since|during|until|till|by|before|after|early|mid|late|of|from|through)"
-            rf"[\s-]+{_MON}\b",
+            rf"[\s-]+{_MON}\b(?!\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\.?{_YEAR_AFTER}\b)",
             _FLAGS,
         ),
         _bare_month,

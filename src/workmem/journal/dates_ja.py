@@ -87,9 +87,7 @@ RULES: list[tuple[re.Pattern[str], Rule]] = [
     (re.compile(rf"{_REL}週(?:の?(?P<wd>[月火水木金土日])曜(?:日)?|(?P<end>末))?"), _week),
     (re.compile(rf"{_REL}月(?:(?P<d>{NUMERAL})日)?"), _month),
     (
-        re.compile(
-            rf"(?P<yw>{'|'.join(_YEARS)})(?:の?(?P<m>{NUMERAL})月(?:(?P<d>{NUMERAL})日)?)?"
-        ),
+        re.compile(rf"(?P<yw>{'|'.join(_YEARS)})(?:の?(?P<m>{NUMERAL})月(?:(?P<d>{NUMERAL})日)?)?"),
         _year,
     ),
     (re.compile(rf"(?P<n>{NUMERAL})\s*(?P<unit>週間|{_MONTHS})(?P<dir>前|後)"), _counted),

@@ -11,17 +11,23 @@ import re
 from datetime import date, timedelta
 
 from .dates import (
+    DAY,
+    MONTH,
+    WEEK,
+    WEEKEND,
+    YEAR,
     ResolvedDate,
     Rule,
+    calendar_point,
+    fixed_day,
     monday_of,
     month_of,
+    offset_from,
     on_day,
     safe_day,
     shift_months,
     unresolved,
-    week_of,
-    weekend_of,
-    year_of,
+    week_part,
 )
 
 _DIGITS = {
@@ -43,6 +49,8 @@ _DIGITS = {
 }
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
 _N = r"[0-9０-９]{1,4}|[零〇一二兩两倆俩三四五六七八九十百]{1,4}"
+#: A numeral as Chinese and Japanese write it (15, １５, 十五); read it with ``zh_number``.
+NUMERAL = _N
 _NUM = rf"(?P<n>{_N})"
 _VAGUE = r"(?:好幾|好几|幾|几|數|数|若干)"
 _WEEK = r"(?:週|周|星期|禮拜|礼拜)"
@@ -73,46 +81,21 @@ def zh_number(text: str) -> int | None:
     return total + (current or 0)
 
 
-def _fixed(offset: int, rule: str) -> Rule:
-    def resolve(match: re.Match[str], ref: date) -> ResolvedDate:
-        return on_day(match.group(0), ref + timedelta(days=offset), rule)
-
-    return resolve
-
-
-def _count(match: re.Match[str], sign: int) -> tuple[str, int] | None:
-    number = zh_number(match.group("n"))
-    if number is None or number > 400:
-        return None
-    unit = match.group("unit")
+def _unit(unit: str) -> str:
     if unit in ("天", "日"):
-        kind = "day"
-    elif unit.endswith("月"):
-        kind = "month"
-    elif unit == "年":
-        kind = "year"
-    else:
-        kind = "week"
-    return kind, sign * number
+        return DAY
+    if unit.endswith("月"):
+        return MONTH
+    return YEAR if unit == "年" else WEEK
 
 
 def _counted(sign: int) -> Rule:
     def resolve(match: re.Match[str], ref: date) -> ResolvedDate | None:
-        counted = _count(match, sign)
-        if counted is None:
+        number = zh_number(match.group("n"))
+        if number is None or number > 400:
             return None
-        kind, n = counted
-        raw = match.group(0)
         rule = "zh-ago" if sign < 0 else "zh-later"
-        if kind == "day":
-            return on_day(raw, ref + timedelta(days=n), rule)
-        if kind == "week":
-            point = ref + timedelta(weeks=n)
-            return week_of(raw, monday_of(point), rule, point)
-        if kind == "month":
-            point = shift_months(ref, n)
-            return month_of(raw, point.year, point.month, rule)
-        return year_of(raw, ref.year + n, rule)
+        return offset_from(match.group(0), ref, sign * number, _unit(match.group("unit")), rule)
 
     return resolve
 
@@ -123,13 +106,9 @@ def _vague(match: re.Match[str], ref: date) -> ResolvedDate:
 
 def _week_relative(match: re.Match[str], ref: date) -> ResolvedDate | None:
     monday = monday_of(ref) + timedelta(weeks=_SHIFT[match.group("rel")])
-    raw = match.group(0)
     day = match.group("wd")
-    if day is None:
-        return week_of(raw, monday, "zh-week")
-    if day == "末":
-        return weekend_of(raw, monday, "zh-weekend")
-    return on_day(raw, monday + timedelta(days=_WEEKDAY[day]), "zh-weekday")
+    part = None if day is None else WEEKEND if day == "末" else _WEEKDAY[day]
+    return week_part(match.group(0), monday, part, "zh")
 
 
 def _month_relative(match: re.Match[str], ref: date) -> ResolvedDate | None:
@@ -154,18 +133,12 @@ def _year_form(match: re.Match[str], ref: date) -> ResolvedDate | None:
         if parsed is None:
             return None
         year = parsed
-    raw = match.group(0)
     month_text, day_text = match.group("m"), match.group("d")
-    if month_text is None:
-        return year_of(raw, year, "zh-year")
-    month = zh_number(month_text)
-    if month is None:
+    month = zh_number(month_text) if month_text else None
+    day = zh_number(day_text) if day_text else None
+    if (month_text and month is None) or (day_text and day is None):
         return None
-    if day_text is None:
-        return month_of(raw, year, month, "zh-year-month")
-    number = zh_number(day_text)
-    day = safe_day(year, month, number) if number is not None else None
-    return on_day(raw, day, "zh-date") if day else None
+    return calendar_point(match.group(0), year, month, day, "zh")
 
 
 def _month_day(match: re.Match[str], ref: date) -> ResolvedDate | None:
@@ -186,13 +159,13 @@ def _month_only(match: re.Match[str], ref: date) -> ResolvedDate | None:
 
 _DAY_MARK = r"(?:日|號|号)"
 RULES: list[tuple[re.Pattern[str], Rule]] = [
-    (re.compile(r"大前天"), _fixed(-3, "zh-day")),
-    (re.compile(r"前天|前日|一昨日"), _fixed(-2, "zh-day")),
-    (re.compile(r"昨天|昨日|昨晚|昨夜"), _fixed(-1, "zh-day")),
-    (re.compile(r"今天|今日|今晚|今早|今夜"), _fixed(0, "zh-day")),
-    (re.compile(r"明天|明日|明晚"), _fixed(1, "zh-day")),
-    (re.compile(r"大後天|大后天"), _fixed(3, "zh-day")),
-    (re.compile(r"(?<!大)(?:後天|后天)"), _fixed(2, "zh-day")),
+    (re.compile(r"大前天"), fixed_day(-3, "zh-day")),
+    (re.compile(r"前天|前日|一昨日"), fixed_day(-2, "zh-day")),
+    (re.compile(r"昨天|昨日|昨晚|昨夜"), fixed_day(-1, "zh-day")),
+    (re.compile(r"今天|今日|今晚|今早|今夜"), fixed_day(0, "zh-day")),
+    (re.compile(r"明天|明日|明晚"), fixed_day(1, "zh-day")),
+    (re.compile(r"大後天|大后天"), fixed_day(3, "zh-day")),
+    (re.compile(r"(?<!大)(?:後天|后天)"), fixed_day(2, "zh-day")),
     (
         re.compile(rf"{_NUM}\s*(?P<unit>天|日|(?:個|个)?{_WEEK}|(?:個|个)月|年){_AGO}"),
         _counted(-1),
@@ -228,4 +201,4 @@ RULES: list[tuple[re.Pattern[str], Rule]] = [
     ),
 ]
 
-__all__ = ["RULES", "zh_number"]
+__all__ = ["NUMERAL", "RULES", "zh_number"]

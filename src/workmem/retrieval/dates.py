@@ -1,60 +1,33 @@
-"""Dates in memory text and time references in queries.
+"""The time a query names, as one range search can rank by; the dates of stored chunks.
 
-A query that names a time ("last week", "May 2023", 上週, 三天前) ranks entries near that
-time higher; this module turns such words into a date range. Relative words resolve
-against ``clock.now()`` so a pinned clock pins the answer. Only forms that are
-unambiguous are read (DESIGN.md: dateparser is slow and misses Chinese forms, so these
-rules are our own).
+Words are read by the journal's date engine (``workmem.journal.dates``), the only one in
+workmem, so search and the events ledger agree on what "last week", 上週二, 先週 or 지난달
+mean, and a rule fixed there is fixed for both. This module only decides what one range a
+query stands for, and reads the exact ``YYYY-MM-DD`` stamps that memory files carry.
+
+A query may name several times; the rules, in order:
+
+1. a year the query names ("in 2023", "last year", 去年, 작년, or the year of "May 8, 2023")
+   is given to the days and months written without one ("in 2023, what did I buy in
+   March?" is March 2023, "between August 11 and August 15 2023" starts on 2023-08-11), and
+   a year that served as that frame is not a time of its own; this needs one such year;
+2. times written out in full (a day, month or year whose meaning does not depend on the
+   day the question is asked) win over relative words: in "what did she do last weekend
+   before April 10, 2023" the relative words may count from today or from that date, the
+   written date is the one thing certain;
+3. the range is the span from the earliest to the latest of what is left: "between March
+   3 and March 10", "last week or the week before", 上週和這週 are about the stretch they
+   bound, and ranking scores by distance to a single range.
+
+Words that name no day ("a few days ago", 幾天前, 며칠 전) give no range.
 """
 
 from __future__ import annotations
 
-import calendar
-import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
-_MONTHS = {
-    name: index
-    for index, names in enumerate(
-        (
-            (),
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        )
-    )
-    for name in names
-}
-_MONTH = (
-    r"(january|february|march|april|may|june|july|august|september|october|november"
-    r"|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
-)
-_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH}\.?,?\s+(\d{{4}})\b", re.I)
-_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
-_MONTH_YEAR = re.compile(rf"\b{_MONTH}\.?,?\s+(\d{{4}})\b", re.I)
-_YEAR = re.compile(r"\b(?:in|during|of|since|year)\s+((?:19|20)\d{2})\b", re.I)
-_CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号號])?")
-_AGO = re.compile(
-    r"\b(\d{1,3}|a|an|one|two|three|four|five|six|seven)\s+(day|week|month)s?\s+ago\b", re.I
-)
-_CJK_AGO = re.compile(
-    r"([0-9一二兩两三四五六七八九十]{1,3})\s*(?:個|个)?\s*(天|日|週|周|星期|禮拜|礼拜|月)前"
-)
-_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-_EN_NUMBERS |= {"six": 6, "seven": 7}
-_CJK_DIGITS = {"一": 1, "二": 2, "兩": 2, "两": 2, "三": 3, "四": 4, "五": 5}
-_CJK_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
+from ..journal.dates import YEAR, ResolvedDate, find_dates, iso_day, with_year
 
 
 @dataclass(frozen=True)
@@ -76,171 +49,69 @@ class DateRange:
 
 
 def parse_iso(text: str | None) -> date | None:
-    if not text:
-        return None
-    match = _ISO.search(text)
-    if not match:
-        return None
-    try:
-        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-    except ValueError:
-        return None
+    """The first valid ``YYYY-MM-DD`` in ``text`` as a date, or None."""
+    return iso_day(text)
 
 
 def first_date(text: str) -> str | None:
-    """The first valid ``YYYY-MM-DD`` in ``text``, normalised, or None."""
-    for match in _ISO.finditer(text):
-        try:
-            day = date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-        except ValueError:
-            continue
-        return day.isoformat()
-    return None
-
-
-def _month_range(year: int, month: int) -> DateRange:
-    last = calendar.monthrange(year, month)[1]
-    return DateRange(date(year, month, 1), date(year, month, last))
-
-
-def _day(year: int, month: int, day: int) -> DateRange | None:
-    try:
-        one = date(year, month, day)
-    except ValueError:
-        return None
-    return DateRange(one, one)
-
-
-def _week_of(day: date) -> DateRange:
-    monday = day - timedelta(days=day.weekday())
-    return DateRange(monday, monday + timedelta(days=6))
-
-
-def _cjk_number(text: str) -> int:
-    if text.isdigit():
-        return int(text)
-    if text == "十":
-        return 10
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return _CJK_DIGITS.get(tens, 1) * 10 + _CJK_DIGITS.get(ones, 0)
-    return _CJK_DIGITS.get(text, 1)
-
-
-def _absolute(query: str) -> DateRange | None:
-    lowered = query.lower()
-    iso = parse_iso(query)
-    if iso:
-        return DateRange(iso, iso)
-    cjk = _CJK_DATE.search(query)
-    if cjk:
-        year, month = int(cjk.group(1)), int(cjk.group(2))
-        if cjk.group(3):
-            return _day(year, month, int(cjk.group(3)))
-        return _month_range(year, month) if 1 <= month <= 12 else None
-    match = _DAY_MONTH_YEAR.search(lowered)
-    if match:
-        return _day(int(match.group(3)), _MONTHS[match.group(2)], int(match.group(1)))
-    match = _MONTH_DAY_YEAR.search(lowered)
-    if match:
-        return _day(int(match.group(3)), _MONTHS[match.group(1)], int(match.group(2)))
-    match = _MONTH_YEAR.search(lowered)
-    if match:
-        return _month_range(int(match.group(2)), _MONTHS[match.group(1)])
-    match = _YEAR.search(lowered)
-    if match:
-        year = int(match.group(1))
-        return DateRange(date(year, 1, 1), date(year, 12, 31))
-    return None
-
-
-def _previous_month(today: date) -> DateRange:
-    first = today.replace(day=1) - timedelta(days=1)
-    return _month_range(first.year, first.month)
-
-
-def _relative(query: str, today: date) -> DateRange | None:
-    lowered = query.lower()
-    single = {
-        "day before yesterday": 2,
-        "前天": 2,
-        "一昨日": 2,
-        "그저께": 2,
-        "yesterday": 1,
-        "昨天": 1,
-        "昨日": 1,
-        "어제": 1,
-        "today": 0,
-        "今天": 0,
-        "今日": 0,
-        "오늘": 0,
-    }
-    for word, back in single.items():
-        if word in lowered:
-            one = today - timedelta(days=back)
-            return DateRange(one, one)
-    match = _AGO.search(lowered)
-    if match:
-        amount = _EN_NUMBERS.get(match.group(1), 0) or int(match.group(1) or 0)
-        return _ago(today, amount, match.group(2))
-    match = _CJK_AGO.search(query)
-    if match:
-        unit = {"天": "day", "日": "day", "月": "month"}.get(match.group(2), "week")
-        return _ago(today, _cjk_number(match.group(1)), unit)
-    if any(
-        w in lowered
-        for w in (
-            "last week",
-            "previous week",
-            "上週",
-            "上周",
-            "上星期",
-            "上個星期",
-            "上个星期",
-            "上禮拜",
-            "上礼拜",
-            "先週",
-            "지난주",
-        )
-    ):
-        return _week_of(today - timedelta(days=7))
-    if any(
-        w in lowered
-        for w in (
-            "this week",
-            "本週",
-            "本周",
-            "這週",
-            "这周",
-            "這星期",
-            "这星期",
-            "今週",
-            "이번 주",
-        )
-    ):
-        return _week_of(today)
-    if any(
-        w in lowered
-        for w in ("last month", "previous month", "上個月", "上个月", "上月", "先月", "지난달")
-    ):
-        return _previous_month(today)
-    if any(w in lowered for w in ("this month", "這個月", "这个月", "本月", "今月", "이번 달")):
-        return _month_range(today.year, today.month)
-    if any(w in lowered for w in ("last year", "去年", "昨年", "작년")):
-        return DateRange(date(today.year - 1, 1, 1), date(today.year - 1, 12, 31))
-    return None
-
-
-def _ago(today: date, amount: int, unit: str) -> DateRange:
-    if unit == "day":
-        one = today - timedelta(days=amount)
-        return DateRange(one, one)
-    if unit == "week":
-        return _week_of(today - timedelta(days=7 * amount))
-    month_index = today.year * 12 + today.month - 1 - amount
-    return _month_range(month_index // 12, month_index % 12 + 1)
+    """The first valid ``YYYY-MM-DD`` in ``text``, normalised (2026-5-3 -> 2026-05-03)."""
+    found = iso_day(text)
+    return found.isoformat() if found else None
 
 
 def query_range(query: str, today: date) -> DateRange | None:
-    """The time a query names, if any: absolute forms first, then relative words."""
-    return _absolute(query) or _relative(query, today)
+    """The time ``query`` names, resolved against ``today``, or None when it names none."""
+    hits = [hit for hit in find_dates(query, today) if hit.resolved]
+    if not hits:
+        return None
+    written = _written_out(query, today, hits)
+    framed = _years_framed(hits, written)
+    kept = [hit for hit in framed if hit.span in written] or framed
+    bounds = [(hit.start, hit.end) for hit in kept if hit.start and hit.end]
+    if not bounds:
+        return None
+    return DateRange(min(start for start, _ in bounds), max(end for _, end in bounds))
+
+
+def _written_out(query: str, today: date, hits: list[ResolvedDate]) -> set[tuple[int, int]]:
+    """Spans that mean the same day whatever day it is: read again from another day, compare.
+
+    Asking the engine twice keeps every rule's knowledge in the engine (no list here of
+    which rules are relative); 400 days moves the year, the month and the weekday at once.
+    """
+    try:
+        other = today - timedelta(days=400)
+    except OverflowError:
+        other = today + timedelta(days=400)
+    again = {hit.span: (hit.start, hit.end) for hit in find_dates(query, other) if hit.resolved}
+    return {hit.span for hit in hits if again.get(hit.span) == (hit.start, hit.end)}
+
+
+def _years_framed(hits: list[ResolvedDate], written: set[tuple[int, int]]) -> list[ResolvedDate]:
+    """Year-less days and months moved into the one year the query names; frames dropped.
+
+    A moved hit counts as written out from then on (its span joins ``written``).
+    """
+    if all(hit.year_given for hit in hits):
+        return hits
+    years = {
+        hit.date.year
+        for hit in hits
+        if hit.date and hit.year_given and (hit.granularity == YEAR or hit.span in written)
+    }
+    if len(years) != 1:
+        return hits
+    year = years.pop()
+    framed: list[ResolvedDate] = []
+    for hit in hits:
+        if hit.granularity == YEAR:
+            continue  # the frame itself
+        if not hit.year_given:
+            moved = with_year(hit, year)
+            if moved is None:
+                continue  # 29 February in a common year
+            written.add(moved.span)
+            hit = moved
+        framed.append(hit)
+    # nothing but the frame was left ("in 2023, on 29 February"): the year is the answer
+    return framed or [hit for hit in hits if hit.granularity == YEAR]
