@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from .inputs import read_file, text_arg
 from .output import emit_json, say, table, wants_json
 
 SESSION_ENV = "WORKMEM_SESSION_ID"
@@ -21,36 +20,13 @@ def _board(args: argparse.Namespace) -> Any:
     return Board(getattr(args, "root", None))
 
 
-def _text_arg(value: str | None) -> str | None:
-    """``-`` means standard input, ``@path`` a file; anything else is the text itself."""
-    if value is None:
-        return None
-    if value == "-":
-        return sys.stdin.read()
-    if value.startswith("@"):
-        return _read_file(value[1:])
-    return value
-
-
-def _read_file(name: str) -> str:
-    if name == "-":
-        return sys.stdin.read()
-    from ..files.text import decode
-
-    try:
-        data = Path(name).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
-    return decode(data, name)[0]
-
-
 def _sections(values: list[str] | None) -> list[tuple[str, str]]:
     pairs = []
     for value in values or []:
         name, sep, text = value.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"--section takes NAME=TEXT, got {value!r}")
-        pairs.append((name.strip(), _text_arg(text) or ""))
+        pairs.append((name.strip(), text_arg(text) or ""))
     return pairs
 
 
@@ -81,7 +57,7 @@ def cmd_register(args: argparse.Namespace) -> int:
         topic=args.topic,
         summary=args.summary,
         keywords=args.keywords,
-        context=_text_arg(args.context),
+        context=text_arg(args.context),
         sections=dict(_sections(args.section)),
         agent_name=args.agent_name,
     )
@@ -91,7 +67,7 @@ def cmd_register(args: argparse.Namespace) -> int:
 def cmd_update(args: argparse.Namespace) -> int:
     board = _board(args)
     sections = _sections(args.section)
-    context = _text_arg(args.context)
+    context = text_arg(args.context)
     if context:
         sections.insert(0, ("Current Context", context))
     from ..board import SnapshotChange
@@ -99,7 +75,7 @@ def cmd_update(args: argparse.Namespace) -> int:
 
     change = SnapshotChange()
     if args.from_file:
-        change.add_fragment(_read_file(args.from_file))
+        change.add_fragment(read_file(args.from_file))
     for name, text in sections:
         change.add(name, text)
     result = update_session(
@@ -117,7 +93,7 @@ def cmd_update(args: argparse.Namespace) -> int:
 
 def cmd_continue(args: argparse.Namespace) -> int:
     result = _board(args).continue_from(
-        args.source, as_id=_current_id(args), context=_text_arg(args.context)
+        args.source, as_id=_current_id(args), context=text_arg(args.context)
     )
     headline = f"{result.session_id} continues from {args.source}"
     if any(n.startswith("registered") for n in result.notes):

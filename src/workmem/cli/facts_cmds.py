@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import NotFoundError, UsageError
+from .inputs import text_arg
 from .output import emit_json, say, table, wants_json
 
 
@@ -25,22 +26,6 @@ def _workspace(args: argparse.Namespace) -> Any:
 def _home(args: argparse.Namespace) -> Path | None:
     value = getattr(args, "home", None)
     return Path(value).expanduser() if value else None
-
-
-def _text(value: str | None) -> str | None:
-    """``-`` is standard input, ``@path`` a file, anything else the text itself."""
-    if value is None:
-        return None
-    if value == "-":
-        return sys.stdin.read()
-    if value.startswith("@"):
-        from ..files.text import decode
-
-        try:
-            return decode(Path(value[1:]).read_bytes(), value[1:])[0]
-        except OSError as exc:
-            raise UsageError(f"cannot read {value[1:]}: {exc.strerror or exc}") from None
-    return value
 
 
 def cmd_platform(args: argparse.Namespace) -> int:
@@ -65,7 +50,7 @@ def cmd_memory_add(args: argparse.Namespace) -> int:
     from ..files.store import Store
     from ..platforms.runtime import running_platform
 
-    content = _text(args.content)
+    content = text_arg(args.content)
     if content is None and not sys.stdin.isatty():
         content = sys.stdin.read()
     item = MemoryInput.from_mapping(

@@ -11,10 +11,10 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from .inputs import text_arg
 from .output import emit_json, say, wants_json
 
 COMMANDS = ("init", "migrate", "note", "event", "end", "load")
@@ -22,23 +22,6 @@ COMMANDS = ("init", "migrate", "note", "event", "end", "load")
 
 def _root(args: argparse.Namespace) -> str | None:
     return getattr(args, "root", None)
-
-
-def _text(value: str | None) -> str | None:
-    """``-`` reads stdin, ``@path`` a file (UTF-8, BOM/CRLF tolerated); else the text itself."""
-    if value is None:
-        return None
-    if value == "-":
-        return sys.stdin.read()
-    if value.startswith("@") and len(value) > 1:
-        from ..files.text import decode
-
-        try:
-            data = Path(value[1:]).read_bytes()
-        except OSError as exc:
-            raise UsageError(f"cannot read {value[1:]}: {exc.strerror or exc}") from None
-        return decode(data, value[1:])[0]
-    return value
 
 
 def _pairs(values: list[str] | None, option: str) -> list[tuple[str, str]]:
@@ -114,9 +97,9 @@ def cmd_note(args: argparse.Namespace) -> int:
     if kind == "thread":
         note = writer.note_thread_touched(args.text)
         return _note_result(args, note, f"Noted: thread {note['thread']} touched")
-    text = _text(args.text) or ""
+    text = text_arg(args.text) or ""
     if kind == "decision":
-        note = writer.note_decision(text, _text(args.why) or "", thread=args.thread)
+        note = writer.note_decision(text, text_arg(args.why) or "", thread=args.thread)
     elif kind == "question":
         note = writer.note_open_question(text, thread=args.thread)
     else:
@@ -127,7 +110,7 @@ def cmd_note(args: argparse.Namespace) -> int:
 def cmd_event_add(args: argparse.Namespace) -> int:
     event = _writer(args).note_event(
         args.type,
-        _text(args.text) or "",
+        text_arg(args.text) or "",
         action=args.action,
         object_hint=args.object,
         normalized_date=args.date,
@@ -166,13 +149,13 @@ def cmd_event_find(args: argparse.Namespace) -> int:
 def _end_payload(args: argparse.Namespace) -> dict[str, Any]:
     payload: dict[str, Any] = {}
     if args.from_json:
-        loaded = json.loads(_text(args.from_json) or "{}")
+        loaded = json.loads(text_arg(args.from_json) or "{}")
         if not isinstance(loaded, dict):
             raise UsageError("--from-json must hold a JSON object")
         payload.update(loaded)
     updates: dict[str, dict[str, Any]] = dict(payload.get("thread_updates") or {})
     if args.updates_json:
-        extra = json.loads(_text(args.updates_json) or "{}")
+        extra = json.loads(text_arg(args.updates_json) or "{}")
         if not isinstance(extra, dict):
             raise UsageError("--updates-json must hold a JSON object of thread updates")
         updates.update(extra)
@@ -185,8 +168,8 @@ def _end_payload(args: argparse.Namespace) -> dict[str, Any]:
     ):
         for thread_id, text in _pairs(getattr(args, option), f"--{option}"):
             updates.setdefault(thread_id, {}).setdefault(key, []).append(text)
-    summary = _text(args.summary) or payload.get("session_summary") or payload.get("summary")
-    note = _text(args.resumption) or payload.get("resumption_note") or payload.get("resumption")
+    summary = text_arg(args.summary) or payload.get("session_summary") or payload.get("summary")
+    note = text_arg(args.resumption) or payload.get("resumption_note") or payload.get("resumption")
     return {
         "session_summary": summary or "",
         "resumption_note": note or "",
@@ -234,7 +217,7 @@ def cmd_load(args: argparse.Namespace) -> int:
     budget = (
         BudgetConfig.from_mapping(overrides, loader.journal.settings.budget) if overrides else None
     )
-    message = _text(args.message) or ""
+    message = text_arg(args.message) or ""
     context = loader.load_session_context(message, budget)
     if wants_json(args):
         emit_json(

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from .inputs import read_file, text_arg
 from .output import emit_json, say, wants_json
 
 
@@ -21,27 +21,16 @@ def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
-def _text(value: str) -> str:
-    if value == "-":
-        return sys.stdin.read()
-    if value.startswith("@"):
-        from ..files.text import decode
-
-        try:
-            return decode(Path(value[1:]).read_bytes(), value[1:])[0]
-        except OSError as exc:
-            raise UsageError(f"cannot read {value[1:]}: {exc.strerror or exc}") from None
-    return value
-
-
 def _notes(args: argparse.Namespace) -> Any:
     from ..relay.template import SnapshotNotes
 
     notes = (
-        SnapshotNotes.from_markdown(_text(args.from_file)) if args.from_file else SnapshotNotes()
+        SnapshotNotes.from_markdown(read_file(args.from_file))
+        if args.from_file
+        else SnapshotNotes()
     )
     if args.in_progress:
-        notes.in_progress = _text(args.in_progress).strip()
+        notes.in_progress = (text_arg(args.in_progress) or "").strip()
     for key in ("completed", "pending", "decisions", "files", "preferences", "gotchas", "commands"):
         getattr(notes, key).extend(getattr(args, key) or [])
     return notes
