@@ -192,6 +192,11 @@ def main() -> None:
 
 
 def _bytecode_state(env: dict[str, str]) -> str:
+    import workmem
+
+    cached = Path(workmem.__file__).parent / "__pycache__"
+    if cached.is_dir() and any(cached.glob("*.pyc")):
+        return "used (compiled by make install; stale files are recompiled in memory)"
     if env.get("PYTHONDONTWRITEBYTECODE"):
         return "off (PYTHONDONTWRITEBYTECODE is set: modules are compiled on every start)"
     return "as the environment allows"
