@@ -9,6 +9,25 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pa
 
 __version__ = "0.1.0"
 
+
+def _lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` (PEP 562) importing ``exports[name]`` on first use.
+
+    Kept here because this package is loaded anyway (a module of its own cost every hook
+    ~0.1 ms). Modules are named relative to ``package`` (``".api"``) or absolutely.
+    """
+
+    def load(name: str) -> Any:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        import importlib
+
+        return getattr(importlib.import_module(module, package), name)
+
+    return load
+
+
 _EXPORTS = {
     "Board": "workmem.board",
     "MemoryLoader": "workmem.journal.loader",
@@ -24,6 +43,7 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from .board import Board, BoardRow, SnapshotChange
@@ -35,14 +55,7 @@ if TYPE_CHECKING:
     from .relay.zones import zone_for
     from .transcripts import read_transcript
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'workmem' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__getattr__ = _lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [

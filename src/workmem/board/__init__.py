@@ -12,6 +12,8 @@ Every method returns only after its writes were re-read and verified, and raises
 
 from __future__ import annotations
 
+from .. import _lazy_exports
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 
 _EXPORTS = {
@@ -26,8 +28,6 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from .api import Board
     from .cleanup import OrganizeReport
     from .context import BoardContext
@@ -36,15 +36,8 @@ if TYPE_CHECKING:
     from .snapshot import SnapshotChange
     from .start import SessionResult
 
-
-def __getattr__(name: str) -> Any:
-    """Lazy exports: a hook that only registers a session does not load organize or doctor."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'workmem.board' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module, __name__), name)
+# A hook that only registers a session does not load organize or doctor.
+__getattr__ = _lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import ConflictError
+from ..files.outline import parse_outline
 
 ACTIVE = "Active"
 FADING = "Fading"
@@ -102,36 +103,17 @@ class MemoryDoc:
     @classmethod
     def parse(cls, text: str) -> MemoryDoc:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-        lines = text.split("\n")
-        trailing = text.endswith("\n")
-        if trailing:
-            lines.pop()
-        doc = cls(trailing_newline=trailing)
-        target: list[str] = doc.preamble
-        fence: str | None = None
-        for line in lines:
-            stripped = line.lstrip()
-            if fence is not None:
-                if stripped.startswith(fence):
-                    fence = None
-                target.append(line)
-                continue
-            if stripped.startswith(("```", "~~~")):
-                fence = stripped[:3]
-                target.append(line)
-                continue
-            found = _heading(line) if not line.startswith((" ", "\t")) else None
-            if found is not None and found[0] == 2:
-                tier = Tier(found[1], line)
-                doc.tiers.append(tier)
-                target = tier.intro
-            elif found is not None and found[0] == 3 and doc.tiers:
-                sub = Subsection(found[1], line)
-                doc.tiers[-1].subs.append(sub)
-                target = sub.body
-            else:
-                target.append(line)
-        return doc
+        outline = parse_outline(text, (2, 3), heading=_heading, paired_fences=True)
+        tiers = [
+            Tier(
+                tier.title,
+                tier.heading,
+                tier.body,
+                [Subsection(s.title, s.heading, s.body) for s in tier.children],
+            )
+            for tier in outline.nodes
+        ]
+        return cls(outline.preamble, tiers, outline.trailing_newline)
 
     def render(self) -> str:
         lines = list(self.preamble)

@@ -14,8 +14,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .outline import join_lines, parse_outline
+
 STATUS_MARKERS = ("superseded", "resolved", "done")
-_HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^(?P<indent> {0,3})(?P<mark>[-*+]|\d+[.)])\s+(?P<text>.*)$")
 _MARKER = re.compile(r"^\[(?P<marker>[A-Za-z]+)(?P<note>[^\]]*)\]\s*(?P<rest>.*)$")
 _SPACE = re.compile(r"\s+")
@@ -99,32 +100,16 @@ class Document:
 
     @classmethod
     def parse(cls, text: str) -> Document:
-        lines = text.split("\n")
-        trailing = text.endswith("\n")
-        if trailing:
-            lines.pop()
-        doc = cls(trailing_newline=trailing)
-        current: list[str] = doc.preamble
-        in_fence = False
-        for line in lines:
-            if line.lstrip().startswith(("```", "~~~")):
-                in_fence = not in_fence
-            match = None if in_fence else _HEADING.match(line)
-            if match:
-                section = Section(match.group("title"), line)
-                doc.sections.append(section)
-                current = section.body
-            else:
-                current.append(line)
-        return doc
+        outline = parse_outline(text)
+        sections = [Section(node.title, node.heading, node.body) for node in outline.nodes]
+        return cls(outline.preamble, sections, outline.trailing_newline)
 
     def render(self) -> str:
         lines = list(self.preamble)
         for section in self.sections:
             lines.append(section.heading)
             lines.extend(section.body)
-        text = "\n".join(lines)
-        return text + "\n" if self.trailing_newline else text
+        return join_lines(lines, self.trailing_newline)
 
     def get(self, title: str) -> Section | None:
         wanted = normalize_title(title)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError, WriteError
+from ..files.jsondoc import parse_json_object
 from ..files.store import Store
 from .events import PLATFORM_EVENTS, PRE_COMPACT, check_platform
 
@@ -89,22 +90,6 @@ def _indent_of(text: str) -> int | str:
     return "\t" if lead.startswith("\t") else len(lead)
 
 
-def _load_json(text: str | None, path: str) -> dict[str, Any]:
-    if text is None or not text.strip():
-        return {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            f"not valid JSON ({exc.msg}); fix it first, nothing was written",
-            path=path,
-            line=exc.lineno,
-        ) from None
-    if not isinstance(data, dict):
-        raise FormatError("expected a JSON object; nothing was written", path=path)
-    return data
-
-
 def _entry(platform: str, own_event: str, canonical: str, command: str) -> dict[str, Any]:
     seconds = TIMEOUTS.get(canonical, DEFAULT_TIMEOUT)
     full = f"{command} hook {own_event} --platform {platform}"
@@ -162,7 +147,7 @@ def merge_json(
     text: str | None, platform: str, command: str, *, remove: bool, path: str
 ) -> tuple[str | None, list[str], list[str]]:
     """New file text (None when nothing changes), events added, events removed."""
-    data = _load_json(text, path)
+    data = parse_json_object(text, path, fix="fix it first")
     before_others = _others(data)
     hooks = data.get("hooks")
     if hooks is None:
@@ -319,7 +304,7 @@ def _replace_with(text: str) -> Callable[[str | None], str]:
 
 def _verify(store: Store, path: Path, platform: str, removed: bool) -> None:
     current = store.read_text(path)
-    data = _load_json(current[0] if current else None, str(path))
+    data = parse_json_object(current[0] if current else None, str(path), fix="fix it first")
     hooks = data.get("hooks", {}) if isinstance(data.get("hooks"), dict) else {}
     present = {
         event

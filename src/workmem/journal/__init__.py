@@ -8,6 +8,8 @@ for hooks that only append to a daily log. ``migrate`` lives in ``workmem.journa
 
 from __future__ import annotations
 
+from .. import _lazy_exports
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 
 _EXPORTS = {
@@ -21,21 +23,12 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from .budget import BudgetConfig, SessionContext
     from .loader import Lookup, MemoryLoader
     from .scaffold import init
     from .writer import EndReport, MemoryWriter
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'workmem.journal' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__getattr__ = _lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError, UsageError, WriteError
+from ..files.jsondoc import parse_json
 from ..files.store import Store
 from .dates import ResolvedDate, parse_iso_day
 
@@ -152,14 +153,7 @@ def parse_ledger(text: str, path: str = "memory/events.json") -> Ledger:
     """Read the ledger tolerantly; raise ``FormatError`` (with the line) on broken JSON."""
     if not text.strip():
         return Ledger([], [])
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            f"not valid JSON ({exc.msg}); fix it by hand, nothing was written",
-            path=path,
-            line=exc.lineno,
-        ) from None
+    data = parse_json(text, path)
     if isinstance(data, list):
         items, shape, top = data, "list", {}
     elif isinstance(data, dict) and isinstance(data.get("events", []), list):

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..clock import parse_timestamp
 from ..errors import FormatError, UsageError, WorkmemError
+from ..files.jsondoc import parse_json_object
 from ..files.store import Store
 
 VERSION = 1
@@ -115,16 +116,7 @@ def _text(data: dict[str, Any], key: str) -> str | None:
 def parse_state(text: str, path: str = "memory/state.json") -> JournalState:
     if not text.strip():
         return JournalState()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            f"not valid JSON ({exc.msg}); fix it by hand, nothing was written",
-            path=path,
-            line=exc.lineno,
-        ) from None
-    if not isinstance(data, dict):
-        raise FormatError("expected a JSON object; nothing was written", path=path)
+    data = parse_json_object(text, path)
     flags = data.get("flags") if data.get("flags") is not None else {}
     if not isinstance(flags, dict):
         raise FormatError(f"'flags' must be an object, got {flags!r}", path=path)

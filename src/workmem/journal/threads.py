@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from ..files.outline import join_lines, parse_outline
 from ..files.sections import item_key
 
 POSITION = "Current Position"
@@ -69,8 +70,6 @@ _ALIASES = {
         "已关闭",
     },
 }
-_H2 = re.compile(r"^##(?!#)\s+(?P<title>.+?)\s*#*\s*$")
-_H3 = re.compile(r"^###(?!#)\s+(?P<title>.+?)\s*#*\s*$")
 _ID_IN = re.compile(r"\b(thread-[\w][\w.-]*)", re.UNICODE)
 _INLINE_POSITION = re.compile(
     r"^\s*(?:[-*]\s+)?\**\s*(?:current position|position)"
@@ -213,34 +212,20 @@ class ThreadsDoc:
 
     @classmethod
     def parse(cls, text: str) -> ThreadsDoc:
-        lines = text.split("\n")
-        trailing = text.endswith("\n")
-        if trailing:
-            lines.pop()
-        doc = cls(trailing_newline=trailing)
-        target = doc.preamble
-        fence = False
-        for line in lines:
-            if line.lstrip().startswith(("```", "~~~")):
-                fence = not fence
-            h2 = None if fence else _H2.match(line)
-            h3 = None if fence or h2 else _H3.match(line)
-            if h2:
-                doc.threads.append(Thread(line, h2.group("title")))
-                target = doc.threads[-1].head
-            elif h3 and doc.threads:
-                doc.threads[-1].parts.append(Part(h3.group("title"), line))
-                target = doc.threads[-1].parts[-1].body
-            else:
-                target.append(line)
-        return doc
+        outline = parse_outline(text, (2, 3))
+        threads = [
+            Thread(
+                t.heading, t.title, t.body, [Part(p.title, p.heading, p.body) for p in t.children]
+            )
+            for t in outline.nodes
+        ]
+        return cls(outline.preamble, threads, outline.trailing_newline)
 
     def render(self) -> str:
         lines = list(self.preamble)
         for thread in self.threads:
             lines.extend(thread.lines())
-        text = "\n".join(lines)
-        return text + "\n" if self.trailing_newline else text
+        return join_lines(lines, self.trailing_newline)
 
     def get(self, thread_id: str) -> Thread | None:
         wanted = thread_id.strip().casefold()

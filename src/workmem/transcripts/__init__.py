@@ -6,6 +6,8 @@ only needs ``context_usage`` pays for one parser.
 
 from __future__ import annotations
 
+from .. import _lazy_exports
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 
 #: Past this a file is not a transcript we should load into memory in one go. Defined here,
@@ -34,8 +36,6 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from .discover import find_transcripts, resolve_transcript
     from .model import (
         Compaction,
@@ -50,15 +50,8 @@ if TYPE_CHECKING:
     )
     from .read import PLATFORMS, read_transcript
 
-
-def __getattr__(name: str) -> Any:
-    """Import on first use: a hook that reads one transcript should not load discovery."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'workmem.transcripts' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module, __name__), name)
+# A hook that reads one transcript does not load discovery.
+__getattr__ = _lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [
