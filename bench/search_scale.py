@@ -30,6 +30,7 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
 
+from workmem.board.model import COLUMNS
 from workmem.files.tables import format_row
 from workmem.retrieval.index import SearchIndex, db_path
 from workmem.retrieval.search import reindex, search
@@ -110,19 +111,7 @@ def generate(root: Path, chunks: int, seed: int = 7) -> dict[str, int]:
     board = [
         "# Memory Index",
         "",
-        format_row(
-            [
-                "Session ID",
-                "Agent Name",
-                "Topic",
-                "Summary",
-                "Keywords",
-                "Status",
-                "Referenced By",
-                "Started At",
-                "Updated At",
-            ]
-        ),
+        format_row(COLUMNS),
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for n in range(sessions):
