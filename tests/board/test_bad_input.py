@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,25 @@ def test_failed_board_write_takes_the_snapshot_back(
         board.update(sid, sections={"Decisions": "never lands"})
     assert not snapshot.exists()
     assert index.read_bytes() == before
+
+
+def test_doctor_reports_temp_files_left_by_a_dead_writer(root: Path) -> None:
+    import subprocess
+    import sys
+
+    board = Board()
+    board.start()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pid = int(dead.stdout)
+    leftover = root / "memory" / f".index.md.{pid}.0.tmp"
+    leftover.write_text("half a board")
+    live = root / "memory" / f".index.md.{os.getpid()}.7.tmp"  # a write in progress
+    live.write_text("being written")
+    findings = [f for f in board.doctor().findings if f.kind == "leftover-temp"]
+    assert len(findings) == 1
+    assert f".index.md.{pid}.0.tmp" in findings[0].message

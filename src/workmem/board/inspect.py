@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .. import clock
 from ..errors import FormatError, NotFoundError, UsageError
@@ -178,4 +179,30 @@ def doctor(ctx: BoardContext) -> DoctorReport:
     for name in sorted(archived):
         if not (ctx.workspace.archive_dir / name / "index.md").is_file():
             report.add("archive-without-index", name, "archive folder has no index.md")
+    for leftover in leftover_temp_files(ctx.workspace.memory_dir):
+        report.add(
+            "leftover-temp",
+            None,
+            f"{ctx.store.show(leftover)} was left by a writer that died mid-write; the file "
+            "beside it is intact, this one can be deleted",
+        )
     return report
+
+
+def leftover_temp_files(folder: Path) -> list[Path]:
+    """Temp files of ``atomic_write_bytes`` whose writer process no longer exists.
+
+    A writer killed between creating its temp file and renaming it leaves the temp behind
+    (the target itself is always whole). Only temps of dead PIDs are listed, so a write in
+    progress in another process is never reported.
+    """
+    from ..files.locks import pid_alive
+
+    found = []
+    for path in folder.rglob(".*.tmp") if folder.is_dir() else []:
+        if ".workmem" in path.parts:
+            continue
+        parts = path.name.rsplit(".", 3)  # .<name>.<pid>.<n>.tmp
+        if len(parts) == 4 and parts[1].isdigit() and not pid_alive(int(parts[1])):
+            found.append(path)
+    return sorted(found)

@@ -22,7 +22,7 @@ _POLL_START = 0.001
 _POLL_MAX = 0.05
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -96,7 +96,7 @@ class FileLock:
         except (OSError, ValueError):
             pid = 0
         if pid:
-            state = "running" if _pid_alive(pid) else "exited (a child may hold it)"
+            state = "running" if pid_alive(pid) else "exited (a child may hold it)"
             holder = f" by process {pid} ({state})"
         return (
             f"could not lock {self.label} within {self.timeout:g}s: it is held{holder}; "
