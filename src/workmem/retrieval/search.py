@@ -20,8 +20,9 @@ from ..root import Workspace
 from . import analyze
 from .dates import query_range
 from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit
-from .index import Progress, RefreshReport, SearchIndex, chunk_count
+from .index import Progress, RefreshReport, SearchIndex
 from .kinds import KINDS
+from .lexical import candidates
 from .ranking import Candidate, Weights, fuse
 
 __all__ = ["Hit", "SearchSettings", "Timeline", "get", "reindex", "search", "timeline"]
@@ -157,22 +158,9 @@ def _ranked(
     limit = max(weights.candidates, k)
     where, params = _where(kinds, since, until, session)
     found: dict[int, Candidate] = {}
-    match = _lexical_query(con, query)
-    if match:
-        if where:
-            sql = (
-                "SELECT f.rowid, -bm25(chunks_fts, ?, ?) AS s FROM chunks_fts f"
-                f" JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ?{where}"
-                " ORDER BY s DESC LIMIT ?"
-            )
-        else:  # no filter: FTS alone, no join per matching row
-            sql = (
-                "SELECT rowid, -bm25(chunks_fts, ?, ?) AS s FROM chunks_fts"
-                " WHERE chunks_fts MATCH ? ORDER BY s DESC LIMIT ?"
-            )
-        lexical = con.execute(sql, [weights.body, weights.context, match, *params, limit])
-        for chunk, score in lexical:
-            found[chunk] = Candidate(chunk, "", "", None, None, lexical=max(0.0, score))
+    lexical = candidates(con, query, (weights.body, weights.context), where, params, limit)
+    for chunk, score in lexical.items():
+        found[chunk] = Candidate(chunk, "", "", None, None, lexical=score)
     today = clock.now().date()
     named = query_range(query, today)
     if named is not None and weights.date > 0:
@@ -212,34 +200,6 @@ def _ranked(
     )
     needles = analyze.highlight_terms(query)
     return [make_hit(rows[c.chunk], c.score, needles) for c in ranked[:k]]
-
-
-#: A term in more than this share of chunks adds almost nothing to BM25 (IDF near 0; FTS5
-#: scores terms in over half the chunks as 0) but makes the query score most of the index.
-COMMON_SHARE = 0.25
-#: Below this many chunks every query is fast; no term is dropped.
-COMMON_MIN_CHUNKS = 5000
-
-
-def _lexical_query(con: sqlite3.Connection, query: str) -> str | None:
-    """The FTS5 query, without terms so common that they only cost time (a dynamic stoplist).
-
-    The rarest term is always kept, so a query of common words still finds something.
-    """
-    atoms = analyze.query_terms(query)
-    if not atoms:
-        return None
-    total = chunk_count(con)
-    if len(atoms) > 1 and total >= COMMON_MIN_CHUNKS:
-        counts = {
-            atom: con.execute(
-                "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (atom,)
-            ).fetchone()[0]
-            for atom in atoms
-        }
-        kept = [a for a in atoms if counts[a] <= COMMON_SHARE * total]
-        atoms = kept or [min(atoms, key=lambda a: counts[a])]
-    return " OR ".join(atoms)
 
 
 def get(workspace: Workspace, chunk_id: str) -> Hit:
