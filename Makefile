@@ -33,8 +33,13 @@ unit: install
 
 test: lint typecheck unit
 
+# Figures, not pass/fail: each script prints what it measured against its target.
 bench: install
 	$(BIN)/python bench/board.py
+	$(BIN)/python bench/hooks.py
+	$(BIN)/python bench/journal.py
+	$(BIN)/python bench/transcripts.py
+	$(BIN)/python bench/search_scale.py --embedder none
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
