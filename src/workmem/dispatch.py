@@ -64,7 +64,7 @@ def _need_session(run: RunContext, workflow: str) -> str:
     return run.session_id
 
 
-def _transcript_context(run: RunContext) -> tuple[str, list[str]]:
+def transcript_context(run: RunContext) -> tuple[str, list[str]]:
     """Current state and touched files from the session's notes, refreshed from the transcript."""
     if run.transcript is None or run.session_id is None:
         return "", []
@@ -94,19 +94,19 @@ def _register(intent: Intent, run: RunContext) -> IntentResult:
 
     ctx = _board(run)
     if run.session_id and ctx.index.read().get(run.session_id) is not None:
-        return _update(intent, run)
+        return update_from_transcript(intent, run)
     result = register_session(ctx)
     return IntentResult(
         intent.workflow, True, f"Your Memory Session ID is: {result.session_id}", result.session_id
     )
 
 
-def _update(intent: Intent, run: RunContext) -> IntentResult:
+def update_from_transcript(intent: Intent, run: RunContext) -> IntentResult:
     from .board.lifecycle import update_session
     from .board.snapshot import CURRENT_CONTEXT, FILES, SnapshotChange
 
     sid = _need_session(run, intent.workflow)
-    state, files = _transcript_context(run)
+    state, files = transcript_context(run)
     change = SnapshotChange()
     if state:
         change.add(CURRENT_CONTEXT, state)
@@ -225,7 +225,7 @@ def _wrap(intent: Intent, run: RunContext) -> IntentResult:
         if result.written:
             saved.append("memory/relay-snapshot.md (and today's daily log)")
     if run.session_id:
-        _update(intent, run)
+        update_from_transcript(intent, run)
         saved.append(f"memory/sessions/{run.session_id}.md")
     chinese = intent.language in ("zh", "ja")
     head = "收工：已自動保存" if chinese else "Wrap-up: saved automatically"
@@ -241,7 +241,7 @@ def _wrap(intent: Intent, run: RunContext) -> IntentResult:
 
 _RUNNERS: dict[str, Callable[[Intent, RunContext], IntentResult]] = {
     "session.register": _register,
-    "session.update": _update,
+    "session.update": update_from_transcript,
     "session.continue": _continue,
     "session.release": _release,
     "session.archive": _archive,

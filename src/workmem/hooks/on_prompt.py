@@ -64,11 +64,11 @@ def _usage_warning(run: HookRun) -> str | None:
     if _zone_rose(run, wrap_zone.name, wrap_zone.level):
         sid = memory_session(run, register=False)
         if sid:
-            from ..dispatch import RunContext, _update
+            from ..dispatch import RunContext, update_from_transcript
             from ..phrases import Intent
 
             context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
-            _update(Intent("session.update", "checkpoint", "en"), context)
+            update_from_transcript(Intent("session.update", "checkpoint", "en"), context)
         messages.append(f"[workmem] context {percent:.0f}% ({usage.source}): {wrap_zone.message}")
     return "\n\n".join(messages) or None
 

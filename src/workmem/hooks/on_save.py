@@ -13,7 +13,7 @@ from .handlers import HookRun, Reply, memory_session
 
 
 def on_pre_compact(run: HookRun) -> Reply:
-    from ..dispatch import RunContext, _update
+    from ..dispatch import RunContext, update_from_transcript
     from ..phrases import Intent
     from ..relay.template import SnapshotNotes
     from ..relay.workflows import snapshot
@@ -23,7 +23,7 @@ def on_pre_compact(run: HookRun) -> Reply:
         return Reply()
     if sid:
         context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
-        _update(Intent("session.update", "pre-compact", "en"), context)
+        update_from_transcript(Intent("session.update", "pre-compact", "en"), context)
     snapshot(
         run.workspace,
         SnapshotNotes(),
@@ -53,7 +53,7 @@ def on_stop(run: HookRun) -> Reply:
 def on_session_end(run: HookRun) -> Reply:
     """Checkpoint the session's state: relay snapshot (with its daily-log entry), the board
     snapshot from the notes, and a resumption note built from the notes."""
-    from ..dispatch import RunContext, _transcript_context, _update
+    from ..dispatch import RunContext, transcript_context, update_from_transcript
     from ..journal.writer import MemoryWriter
     from ..phrases import Intent
     from ..relay.template import SnapshotNotes
@@ -63,8 +63,8 @@ def on_session_end(run: HookRun) -> Reply:
     if run.transcript is None or sid is None:
         return Reply()
     context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
-    state, _files = _transcript_context(context)
-    _update(Intent("session.update", "session-end", "en"), context)
+    state, _files = transcript_context(context)
+    update_from_transcript(Intent("session.update", "session-end", "en"), context)
     snapshot(
         run.workspace,
         SnapshotNotes(),
