@@ -254,3 +254,26 @@ def test_prompt_hook_stays_off_heavy_imports(root: Path, tmp_path: Path) -> None
             check=True,
         )
     assert json.loads(proc.stderr) == []
+
+
+def test_optional_recall_on_prompt(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import date
+
+    from workmem.files.store import Store
+    from workmem.journal.daily import append_entry
+    from workmem.root import Workspace
+
+    append_entry(
+        Store(Workspace(root)), date(2026, 5, 20), "Decision", "Rate limits live in Redis."
+    )
+    payload: dict[str, object] = {
+        "session_id": "s",
+        "cwd": str(root),
+        "prompt": "where do the rate limits live",
+    }
+    assert hook(capsys, monkeypatch, "claude-code", "UserPromptSubmit", payload) == ""
+    (root / "workmem.toml").write_text("[hooks]\nrecall_tokens = 300\n")
+    out = hook(capsys, monkeypatch, "claude-code", "UserPromptSubmit", payload)
+    assert "Rate limits live in Redis." in _context("claude-code", out)

@@ -1,4 +1,5 @@
-"""User prompt: a trigger phrase runs its workflow; context usage past a threshold saves.
+"""User prompt: a trigger phrase runs its workflow; context usage past a threshold saves;
+optionally, memory passages for the prompt are recalled.
 
 This runs before every prompt the person sends, so the common case (an ordinary message,
 context below every threshold) costs one phrase check and one incremental usage read.
@@ -26,7 +27,27 @@ def on_user_prompt(run: HookRun) -> Reply:
     warning = _usage_warning(run)
     if warning:
         parts.append(warning)
+    if intent is None:
+        recalled = _recall(run)
+        if recalled:
+            parts.append(recalled)
     return Reply(context="\n\n".join(parts) if parts else None)
+
+
+def _recall(run: HookRun) -> str | None:
+    """Optional (``[hooks] recall_tokens`` in workmem.toml, off by default): memory passages
+    for the prompt, within that many tokens. Off by default because it opens the search
+    index on every prompt; worth it where agents often ask about earlier work."""
+    from ..config import load_settings
+
+    budget = load_settings(run.workspace).section("hooks").get("recall_tokens", 0)
+    prompt = (run.inp.prompt or "").strip()
+    if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0 or not prompt:
+        return None
+    from ..journal.loader import MemoryLoader
+
+    found = MemoryLoader(run.workspace.root).phase_4_search(prompt, budget_tokens=budget)
+    return found.text or None
 
 
 def _usage_warning(run: HookRun) -> str | None:
