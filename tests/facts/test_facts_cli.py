@@ -140,3 +140,21 @@ def test_module_imports_stay_light() -> None:
 def test_bad_arguments_exit(argv: list[str]) -> None:
     with pytest.raises(SystemExit):
         run(argv)
+
+
+def test_curate_command_clears_the_journals_review_flag(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from workmem.cli import main as cli_main
+    from workmem.journal import init
+
+    init(root)
+    state_path = root / "memory" / "state.json"
+    state = json.loads(state_path.read_text())
+    state.setdefault("flags", {})["memory_review_due"] = True
+    state_path.write_text(json.dumps(state))
+    assert cli_main(["curate", "--dry-run"]) == 0
+    assert json.loads(state_path.read_text())["flags"]["memory_review_due"] is True
+    assert cli_main(["curate"]) == 0
+    assert json.loads(state_path.read_text())["flags"]["memory_review_due"] is False
+    capsys.readouterr()

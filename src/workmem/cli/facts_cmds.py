@@ -180,7 +180,15 @@ def cmd_maintain(args: argparse.Namespace) -> int:
 def cmd_curate(args: argparse.Namespace) -> int:
     from ..facts.curate import curate
 
-    report = curate(_workspace(args), dry_run=args.dry_run)
+    workspace = _workspace(args)
+    if not args.dry_run and (workspace.memory_dir / "state.json").is_file():
+        # The working-memory journal asks for this review every ~5 sessions: curating
+        # through it also clears its memory_review_due flag.
+        from ..journal.writer import MemoryWriter
+
+        report = MemoryWriter(workspace.root).run_curation()
+    else:
+        report = curate(workspace, dry_run=args.dry_run)
     if wants_json(args):
         emit_json({"ok": True, **report.to_dict()})
         return 0
