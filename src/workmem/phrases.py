@@ -238,8 +238,3 @@ def detect(text: str) -> Intent | None:
         args = {"session_id": match.group("id").lower()} if has_id else {}
         return Intent(rule.workflow, match.group(0), rule.language, args)
     return None
-
-
-def all_phrases() -> list[tuple[str, str, str]]:
-    """(workflow, language, pattern) of every rule, for documentation and tests."""
-    return [(r.workflow, r.language, r.phrase) for r in _RULES]

@@ -115,10 +115,6 @@ class BoardRow:
         return split_references(self.referenced_by)
 
     @property
-    def is_referenced(self) -> bool:
-        return bool(self.references)
-
-    @property
     def has_meaningful_summary(self) -> bool:
         return self.summary.strip() not in DEFAULT_SUMMARIES
 

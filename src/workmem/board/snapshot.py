@@ -170,18 +170,6 @@ def _set_metadata(section: Section, values: Mapping[str, str], path: str) -> Non
         section.body.append("")
 
 
-def read_metadata(text: str) -> dict[str, str]:
-    doc = Document.parse(text)
-    section = doc.get(METADATA)
-    if section is None:
-        return {}
-    try:
-        table = TableDocument.parse("\n".join(section.body), expected_header=("Field", "Value"))
-    except FormatError:
-        return {}
-    return {r.values[0]: r.values[1] for r in table.rows}
-
-
 def section_items(text: str, title: str) -> list[str]:
     section = Document.parse(_section_slice(text, title)).get(title)
     if section is None or is_placeholder(section, _hints_for(title)):

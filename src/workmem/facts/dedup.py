@@ -41,24 +41,19 @@ class Overlap:
         }
 
 
+def _line_key(line: str) -> str | None:
+    """A content line's identity (bullet, spacing and case aside); None for headings,
+    notes and blank lines, which never make two files duplicates."""
+    key = _SPACE.sub(" ", line.strip().lstrip("-*+ ")).casefold()
+    return key if key and not key.startswith(("#", ">")) else None
+
+
 def _lines(memory: TypedMemory) -> set[str]:
-    found = set()
-    for line in memory.body.split("\n"):
-        key = _SPACE.sub(" ", line.strip().lstrip("-*+ ")).casefold()
-        if key and not key.startswith(("#", ">")):
-            found.add(key)
-    return found
+    return {key for line in memory.body.split("\n") if (key := _line_key(line))}
 
 
 def _topic_words(memory: TypedMemory) -> set[str]:
     return set(_WORDS.findall(memory.topic.casefold()))
-
-
-def overlap(a: TypedMemory, b: TypedMemory) -> float:
-    la, lb = _lines(a), _lines(b)
-    if not la or not lb:
-        return 0.0
-    return len(la & lb) / len(la | lb)
 
 
 def _specific_first(a: TypedMemory, b: TypedMemory) -> tuple[TypedMemory, TypedMemory]:
@@ -103,8 +98,8 @@ def merged_body(specific: TypedMemory, generic: TypedMemory, today: date) -> str
     have = _lines(specific)
     missing: list[str] = []
     for line in generic.body.split("\n"):
-        key = _SPACE.sub(" ", line.strip().lstrip("-*+ ")).casefold()
-        if key and not key.startswith(("#", ">")) and key not in have:
+        key = _line_key(line)
+        if key and key not in have:
             missing.append(line)
             have.add(key)
     if not missing:

@@ -11,7 +11,6 @@ index's job (``workmem.retrieval.search``); this is only for picking among a few
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import cache
 
 _WORD = r"[A-Za-z0-9][A-Za-z0-9_]*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+"
@@ -109,7 +108,3 @@ def terms(text: str) -> list[str]:
 
 def term_set(text: str) -> frozenset[str]:
     return frozenset(terms(text))
-
-
-def overlap(query: Iterable[str], target: frozenset[str]) -> int:
-    return sum(1 for term in set(query) if term in target)

