@@ -119,7 +119,8 @@ def update_from_transcript(intent: Intent, run: RunContext) -> IntentResult:
         f'with: workmem session update {sid} --section "Decisions=..." '
         '--section "Next Actions=..." (mark finished items "[done] ...").'
     )
-    return IntentResult(intent.workflow, True, text, sid, {"files": result.files})
+    details: dict[str, object] = {"files": result.files, "current_state": state}
+    return IntentResult(intent.workflow, True, text, sid, details)
 
 
 def _continue(intent: Intent, run: RunContext) -> IntentResult:

@@ -53,7 +53,7 @@ def on_stop(run: HookRun) -> Reply:
 def on_session_end(run: HookRun) -> Reply:
     """Checkpoint the session's state: relay snapshot (with its daily-log entry), the board
     snapshot from the notes, and a resumption note built from the notes."""
-    from ..dispatch import RunContext, transcript_context, update_from_transcript
+    from ..dispatch import RunContext, update_from_transcript
     from ..journal.writer import MemoryWriter
     from ..phrases import Intent
     from ..relay.template import SnapshotNotes
@@ -63,8 +63,9 @@ def on_session_end(run: HookRun) -> Reply:
     if run.transcript is None or sid is None:
         return Reply()
     context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
-    state, _files = transcript_context(context)
-    update_from_transcript(Intent("session.update", "session-end", "en"), context)
+    # One notes extraction serves both the snapshot and the resumption note.
+    updated = update_from_transcript(Intent("session.update", "session-end", "en"), context)
+    state = str(updated.details.get("current_state") or "")
     snapshot(
         run.workspace,
         SnapshotNotes(),
