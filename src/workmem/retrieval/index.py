@@ -34,9 +34,9 @@ from . import kinds
 if TYPE_CHECKING:
     from .chunker import Chunk
 
-SCHEMA_VERSION = "2"
+#: 3: a chunk's embedding hash covers both of its views (``records.EmbedViews``).
+SCHEMA_VERSION = "3"
 DB_NAME = "search.sqlite"
-#: Kinds whose neighbours (entries just before and after) help find a chunk.
 
 Progress = Callable[[int, int], None]
 

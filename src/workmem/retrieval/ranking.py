@@ -2,10 +2,21 @@
 
 Scores are fused by value, not by rank: BM25 is divided by the best BM25 of the query and
 cosine is stretched between the candidates' floor and top, so a chunk that is far better
-on one signal keeps its lead, where rank fusion would flatten it. Then small, bounded
-boosts: closeness to a time the query names, recency for kinds that age, the strength of
-the chunk's file (a conversation or session that holds several good hits is probably the
-right one), and the caller's current session.
+on one signal keeps its lead, where rank fusion would flatten it.
+
+That relevance is multiplied by ``1 + title * share``, where share is the part of the
+query's content words found in the chunk's heading: who wrote an entry, what a memory is
+called, which decision a section records. A heading word matters even when it is common
+(in a chat between two people each name heads half the entries, so BM25 gives it no
+weight); because it multiplies what the words already match, an entry matched only by
+its heading stays below the entries that match in their text. On the LoCoMo tune split,
+where the heading names the speaker, title = 2 raised recall@5 0.716 -> 0.775 with the
+dense extra (holdout 0.662 -> 0.720) and lexical-only 0.666 -> 0.704 (holdout 0.670 ->
+0.696); an additive form gained less, and 1 or 3 did not do better on the tune split.
+
+Then small, bounded boosts: closeness to a time the query names, recency for kinds that
+age, the strength of the chunk's file (a conversation or session that holds several good
+hits is probably the right one), and the caller's current session.
 """
 
 from __future__ import annotations
@@ -14,6 +25,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from ..errors import FormatError
@@ -35,6 +47,8 @@ class Weights:
     half_life_days: float = 30.0
     group: float = 0.15
     near_session: float = 0.1
+    #: How much a chunk whose heading names what the query names is lifted (see ``fuse``).
+    title: float = 2.0
     candidates: int = 150
 
     @classmethod
@@ -69,7 +83,23 @@ class Candidate:
     session_id: str | None
     lexical: float = 0.0
     dense: float | None = None
+    title: float = 0.0
     score: float = 0.0
+
+
+def title_match(asked: set[str], title: str | None) -> float:
+    """Share of the query's terms (content words, CJK grams) that the chunk's heading holds."""
+    if not asked or not title:
+        return 0.0
+    return len(asked & _heading_words(title)) / len(asked)
+
+
+@lru_cache(maxsize=65536)
+def _heading_words(title: str) -> frozenset[str]:
+    # Every query reads the headings of ~300 candidates; the same ones again and again.
+    from .analyze import index_terms
+
+    return frozenset(index_terms(title).split())
 
 
 def fuse(
@@ -93,7 +123,8 @@ def fuse(
         dense = 0.0
         if c.dense is not None and spread > 1e-9:
             dense = max(0.0, (c.dense - dense_floor) / spread)
-        c.score = weights.lexical * lexical + weights.dense * dense
+        relevance = weights.lexical * lexical + weights.dense * dense
+        c.score = relevance * (1.0 + weights.title * c.title)
     best = max(c.score for c in candidates) or 1.0
     group_best: dict[str, float] = {}
     for c in candidates:

@@ -6,6 +6,14 @@ relay), the context column and the embedding text carry the neighbouring entries
 while the chunk's own words stay in their own column and weigh more (measured on LoCoMo:
 +0.2 recall@5 over plain BM25 for lexical, dense-only recall@5 0.11 -> 0.54 with the
 speaker heading and neighbours).
+
+Such a chunk is embedded twice: between its neighbours (the window) and alone. Its stored
+vector is ``window + ALONE_WEIGHT * alone``, not normalised: cosine is linear, so one
+stored vector scores the sum of both similarities, and a chunk that matches the query in
+its own words as well as in its context ranks above one that only sits near a match.
+Normalising the sum, or adding the neighbours' own vectors instead, lost what it gained
+(dense-only recall@10 on the LoCoMo tune split: window 0.643, window + 0.3 alone 0.686,
+normalised 0.639; on the holdout 0.569 -> 0.623).
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import calendar
 import hashlib
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from . import kinds
 from .analyze import index_terms
@@ -29,6 +38,11 @@ NEIGHBOUR_CHARS = 300
 #: wider embedding window lost dense recall.
 LEXICAL_NEIGHBOURS = 2
 EMBED_CHARS = 2000
+#: Weight of the chunk's own vector in its stored vector (chosen on the LoCoMo tune split
+#: from 0.3, 0.5, 0.7). A chunk without neighbours stores ``(1 + ALONE_WEIGHT) * vector``.
+ALONE_WEIGHT = 0.3
+#: Names how stored vectors are made; vectors made another way are not mixed with them.
+VECTOR_RECIPE = "window+0.3alone"
 
 Row = tuple[object, ...]
 
@@ -42,20 +56,35 @@ def _titled(title: str, text: str, limit: int | None = None) -> str:
     return f"{title}: {body}" if title and title not in text else body
 
 
-def embed_text(
+@dataclass(frozen=True)
+class EmbedViews:
+    """What the dense model reads of one chunk: its window, and itself alone if different."""
+
+    window: str
+    alone: str | None = None
+
+    @property
+    def hash(self) -> str:
+        return text_hash(f"{self.window}\0{self.alone or ''}")
+
+
+def embed_views(
     title: str,
     text: str,
     before: tuple[str, str] | None = None,
     after: tuple[str, str] | None = None,
-) -> str:
-    """What the dense model reads: the chunk under its title, between its neighbours."""
+) -> EmbedViews:
+    """The chunk under its title, between its neighbours; and alone when it has any."""
+    own = _titled(title, text)
     parts = []
     if before is not None:
         parts.append(_titled(before[0], before[1], NEIGHBOUR_CHARS))
-    parts.append(_titled(title, text))
+    parts.append(own)
     if after is not None:
         parts.append(_titled(after[0], after[1], NEIGHBOUR_CHARS))
-    return "\n".join(parts)[:EMBED_CHARS]
+    window = "\n".join(parts)[:EMBED_CHARS]
+    alone = own[:EMBED_CHARS]
+    return EmbedViews(window, None if alone == window else alone)
 
 
 def date_words(day: str | None) -> str:
@@ -101,14 +130,14 @@ def chunk_records(file: kinds.MemoryFile, chunks: list[Chunk]) -> Iterator[tuple
             chunk.title,
             chunk.text,
             count_tokens(chunk.text),
-            text_hash(embed_text(chunk.title, chunk.text, before, after)),
+            embed_views(chunk.title, chunk.text, before, after).hash,
         )
         yield row, index_terms(chunk.text), index_terms(" ".join(c for c in context if c))
 
 
-def stored_embed_texts(con: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+def stored_embed_views(con: sqlite3.Connection, ids: list[int]) -> dict[int, EmbedViews]:
     """Rebuild the embedding texts of stored chunks (with neighbours where their kind has them)."""
-    out: dict[int, str] = {}
+    out: dict[int, EmbedViews] = {}
     for chunk_id in ids:
         row = con.execute(
             "SELECT path, kind, seq, title, text FROM chunks WHERE id = ?", (chunk_id,)
@@ -126,5 +155,5 @@ def stored_embed_texts(con: sqlite3.Connection, ids: list[int]) -> dict[int, str
                 )
             }
             before, after = near.get(seq - 1), near.get(seq + 1)
-        out[chunk_id] = embed_text(title, text, before, after)
+        out[chunk_id] = embed_views(title, text, before, after)
     return out

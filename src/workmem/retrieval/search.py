@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import clock
 from ..errors import FormatError, LockTimeoutError, NotFoundError, UsageError
@@ -23,7 +23,10 @@ from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit
 from .index import Progress, RefreshReport, SearchIndex
 from .kinds import KINDS
 from .lexical import candidates
-from .ranking import Candidate, Weights, fuse
+from .ranking import Candidate, Weights, fuse, title_match
+
+if TYPE_CHECKING:
+    from .embedders import QueryVector
 
 __all__ = ["Hit", "SearchSettings", "Timeline", "get", "reindex", "search", "timeline"]
 
@@ -108,20 +111,39 @@ def search(
     settings = search_settings(workspace)
     weights = weights or settings.weights
     model = _embedder(embedder or settings.embedder, settings.embed_url)
+    vector = None
+    if model is not None and weights.dense > 0 and query.strip():
+        from .embedders import QueryVector
+
+        # Embedding the query is most of a dense search's time: it runs on the other
+        # core while the index refreshes and BM25 ranks.
+        vector = QueryVector(model, query)
+    if near_session is None:
+        near_session = os.environ.get(SESSION_ENV) or None
+    request = _Request(query, k, kinds, since, until, session, near_session, weights, model)
     index = SearchIndex(workspace)
     with index.connect() as con:
         try:
             index.refresh(con)
-            return _ranked(
-                index, con, query, k, kinds, since, until, session, model, weights, near_session
-            )
+            return _ranked(index, con, request, vector)
         except sqlite3.DatabaseError as exc:
             _raise_if_busy(exc)  # otherwise corrupt under our feet: rebuild once, below
     index.rebuild(reason="index unreadable during a query")
     with index.connect() as con:
-        return _ranked(
-            index, con, query, k, kinds, since, until, session, model, weights, near_session
-        )
+        return _ranked(index, con, request, vector)
+
+
+@dataclass(frozen=True)
+class _Request:
+    query: str
+    k: int
+    kinds: Sequence[str] | None
+    since: date | None
+    until: date | None
+    session: str | None
+    near_session: str | None
+    weights: Weights
+    model: Any
 
 
 def _embedder(spec: str, url: str | None) -> Any:
@@ -143,20 +165,11 @@ def _raise_if_busy(exc: sqlite3.DatabaseError) -> None:
 
 
 def _ranked(
-    index: SearchIndex,
-    con: sqlite3.Connection,
-    query: str,
-    k: int,
-    kinds: Sequence[str] | None,
-    since: date | None,
-    until: date | None,
-    session: str | None,
-    model: Any,
-    weights: Weights,
-    near_session: str | None,
+    index: SearchIndex, con: sqlite3.Connection, request: _Request, vector: QueryVector | None
 ) -> list[Hit]:
-    limit = max(weights.candidates, k)
-    where, params = _where(kinds, since, until, session)
+    query, weights, kinds = request.query, request.weights, request.kinds
+    limit = max(weights.candidates, request.k)
+    where, params = _where(kinds, request.since, request.until, request.session)
     found: dict[int, Candidate] = {}
     lexical = candidates(con, query, (weights.body, weights.context), where, params, limit)
     for chunk, score in lexical.items():
@@ -173,33 +186,36 @@ def _ranked(
         for (chunk,) in dated:
             found.setdefault(chunk, Candidate(chunk, "", "", None, None))
     floor = 0.0
-    if model is not None and weights.dense > 0 and query.strip():
+    if vector is not None:
         from .vectors import dense_candidates, ensure_vectors, load_table
 
-        ensure_vectors(index, con, model)
-        table = load_table(index, con, model)
-        keep = table.mask(set(kinds) if kinds else None, since, until, session)
-        dense, floor = dense_candidates(table, model.query(query), limit, keep)
+        ensure_vectors(index, con, request.model)
+        table = load_table(index, con, request.model)
+        keep = table.mask(
+            set(kinds) if kinds else None, request.since, request.until, request.session
+        )
+        dense, floor = dense_candidates(table, vector.result(), limit, keep)
         for chunk, score in dense.items():
             found.setdefault(chunk, Candidate(chunk, "", "", None, None)).dense = score
     if not found:
         return []
     rows = fetch(con, list(found))
+    asked = set(analyze.index_terms(query).split())
     for row in rows.values():
         c = found[row[0]]
         c.kind, c.path, c.session_id = row[2], row[3], row[7]
         c.day = day(row[6])
-    near = near_session if near_session is not None else os.environ.get(SESSION_ENV)
+        c.title = title_match(asked, row[8])
     ranked = fuse(
         [c for c in found.values() if c.chunk in rows],
         weights,
         dense_floor=floor,
         named=named,
         today=today,
-        near_session=near or None,
+        near_session=request.near_session,
     )
     needles = analyze.highlight_terms(query)
-    return [make_hit(rows[c.chunk], c.score, needles) for c in ranked[:k]]
+    return [make_hit(rows[c.chunk], c.score, needles) for c in ranked[: request.k]]
 
 
 def get(workspace: Workspace, chunk_id: str) -> Hit:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from .embedders import Embedder
+from .embedders import Embedder, Matrix
 from .index import SearchIndex, _bump, generation
-from .records import stored_embed_texts
+from .records import ALONE_WEIGHT, VECTOR_RECIPE, EmbedViews, stored_embed_views
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,8 +24,29 @@ if TYPE_CHECKING:
 BATCH = 64
 
 
+def stored_name(embedder: Embedder) -> str:
+    """The ``model`` of stored vectors: the embedder, and how its vectors were combined."""
+    return f"{embedder.name}#{VECTOR_RECIPE}"
+
+
 def _meta_key(embedder: Embedder) -> str:
-    return f"vectors:{embedder.name}"
+    return f"vectors:{stored_name(embedder)}"
+
+
+def combine(embedder: Embedder, views: list[EmbedViews]) -> Matrix:
+    """One stored vector per chunk: ``window + ALONE_WEIGHT * alone`` (see ``records``)."""
+    import numpy as np
+
+    windows = np.asarray(embedder.passages([v.window for v in views]), dtype=np.float32)
+    matrix = windows * np.float32(1.0 + ALONE_WEIGHT)
+    apart = [i for i, v in enumerate(views) if v.alone is not None]
+    if apart:
+        alone = np.asarray(
+            embedder.passages([str(views[i].alone) for i in apart]), dtype=np.float32
+        )
+        matrix[apart] = windows[apart] + np.float32(ALONE_WEIGHT) * alone
+    result: Matrix = matrix
+    return result
 
 
 def ensure_vectors(
@@ -43,20 +64,20 @@ def ensure_vectors(
         missing = con.execute(
             "SELECT c.id, c.ehash FROM chunks c LEFT JOIN vectors v"
             " ON v.chunk = c.id AND v.model = ? WHERE v.chunk IS NULL ORDER BY c.id",
-            (embedder.name,),
+            (stored_name(embedder),),
         ).fetchall()
         done = 0
         for start in range(0, len(missing), BATCH):
             batch = missing[start : start + BATCH]
-            found = stored_embed_texts(con, [cid for cid, _ in batch])
+            found = stored_embed_views(con, [cid for cid, _ in batch])
             batch = [(cid, ehash) for cid, ehash in batch if cid in found]
-            texts = [found[cid] for cid, _ in batch]
-            matrix = np.asarray(embedder.passages(texts), dtype=np.float16)
+            views = [found[cid] for cid, _ in batch]
+            matrix = np.asarray(combine(embedder, views), dtype=np.float16)
             con.execute("BEGIN IMMEDIATE")
             con.executemany(
                 "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) VALUES (?,?,?,?)",
                 [
-                    (cid, embedder.name, ehash, matrix[i].tobytes())
+                    (cid, stored_name(embedder), ehash, matrix[i].tobytes())
                     for i, (cid, ehash) in enumerate(batch)
                 ],
             )
@@ -120,14 +141,14 @@ def load_table(index: SearchIndex, con: sqlite3.Connection, embedder: Embedder) 
         inode = index.path.stat().st_ino
     except OSError:
         inode = 0
-    key = (str(index.path), inode, generation(con), embedder.name)
+    key = (str(index.path), inode, generation(con), stored_name(embedder))
     cached = _tables.get(key)
     if cached is not None:
         return cached
     rows = con.execute(
         "SELECT c.id, c.kind, c.date, c.session_id, v.vec FROM vectors v JOIN chunks c"
         " ON c.id = v.chunk WHERE v.model = ? ORDER BY c.id",
-        (embedder.name,),
+        (stored_name(embedder),),
     ).fetchall()
     if rows:
         blob = b"".join(row[4] for row in rows)
