@@ -101,9 +101,12 @@ def _check(con: sqlite3.Connection) -> None:
 class SearchIndex:
     """The index of one workspace. Cheap to construct; opens SQLite per operation."""
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, *, transcripts: bool = False) -> None:
         self.workspace = workspace
         self.path = db_path(workspace)
+        #: Index the agents' transcripts too (``transcript_source``); only a reindex or a
+        #: rebuild reads them.
+        self.transcripts = transcripts
 
     def lock(self) -> FileLock:
         return FileLock(self.workspace.locks_dir / "search-index.lock", timeout=60.0)
@@ -137,16 +140,21 @@ class SearchIndex:
 
     # -- incremental refresh ---------------------------------------------------------------
 
-    def refresh(self, con: sqlite3.Connection) -> RefreshReport:
-        """Bring the index up to date with the files; cheap when nothing changed."""
+    def refresh(self, con: sqlite3.Connection, *, sources: bool = False) -> RefreshReport:
+        """Bring the index up to date with the files; cheap when nothing changed.
+
+        ``sources`` (a reindex) also looks at the transcripts: new and changed ones are
+        indexed, gone ones (or all, when the setting is off) dropped. Without it, indexed
+        transcripts are left as they are.
+        """
         started = time.perf_counter()
         report = RefreshReport()
-        stats = {s.file.rel: s for s in kinds.walk(self.workspace)}
+        stats = {s.file.rel: s for s in self._walk(sources)}
         report.files_seen = len(stats)
-        if not self._pending(con, stats):
+        if not self._pending(con, stats, sources):
             return report
         with self.lock():
-            known = self._known(con)
+            known = self._known(con, sources)
             changed = [s for rel, s in stats.items() if _stale(known.get(rel), s)]
             removed = [rel for rel in known if rel not in stats]
             con.execute("BEGIN IMMEDIATE")
@@ -168,16 +176,30 @@ class SearchIndex:
         report.seconds = time.perf_counter() - started
         return report
 
-    def _pending(self, con: sqlite3.Connection, stats: dict[str, kinds.FileStat]) -> bool:
-        known = self._known(con)
+    def _walk(self, sources: bool) -> Iterator[kinds.FileStat]:
+        yield from kinds.walk(self.workspace)
+        if sources and self.transcripts:
+            from .transcript_source import transcript_stats
+
+            yield from transcript_stats(self.workspace)
+
+    def _pending(
+        self, con: sqlite3.Connection, stats: dict[str, kinds.FileStat], sources: bool
+    ) -> bool:
+        known = self._known(con, sources)
         if known.keys() != stats.keys():
             return True
         return any(_stale(known[rel], s) for rel, s in stats.items())
 
     @staticmethod
-    def _known(con: sqlite3.Connection) -> dict[str, tuple[int, int, str | None]]:
-        rows = con.execute("SELECT path, mtime_ns, size, hash FROM files")
-        return {path: (mtime, size, digest) for path, mtime, size, digest in rows}
+    def _known(
+        con: sqlite3.Connection, sources: bool = True
+    ) -> dict[str, tuple[int, int, str | None]]:
+        """Indexed files; transcripts only when this pass looks at them (``sources``)."""
+        sql = "SELECT path, mtime_ns, size, hash FROM files"
+        if not sources:
+            sql += f" WHERE kind != '{kinds.TRANSCRIPT}'"
+        return {path: (mtime, size, digest) for path, mtime, size, digest in con.execute(sql)}
 
     @staticmethod
     def _drop(con: sqlite3.Connection, rel: str) -> int:
@@ -215,8 +237,12 @@ class SearchIndex:
         error = None
         chunks: list[Chunk] = []
         try:
-            text = decode(data, file.rel)[0]
-            chunks = chunk_file(file, text)
+            if file.kind == kinds.TRANSCRIPT:
+                from .transcript_source import chunk_transcript
+
+                chunks = chunk_transcript(file)
+            else:
+                chunks = chunk_file(file, decode(data, file.rel)[0])
         except FormatError as exc:
             error = str(exc)
             report.problems[file.rel] = error
@@ -280,7 +306,7 @@ class SearchIndex:
                 (SCHEMA_VERSION,),
             )
             self._attach_old(con)
-            stats = list(kinds.walk(self.workspace))
+            stats = list(self._walk(sources=True))
             report.files_seen = len(stats)
             con.execute("BEGIN")
             for done, stat in enumerate(stats, 1):

@@ -28,6 +28,8 @@ EVENT = "event"
 ARCHIVE = "archive"
 RELAY = "relay"
 RESUMPTION = "resumption"
+#: An agent's own transcript (optional, see ``transcript_source``); not a memory file.
+TRANSCRIPT = "transcript"
 
 KINDS: tuple[str, ...] = (
     BOARD,
@@ -41,10 +43,11 @@ KINDS: tuple[str, ...] = (
     ARCHIVE,
     RELAY,
     RESUMPTION,
+    TRANSCRIPT,
 )
 
 #: Kinds whose entries lose value with age; curated and typed memory do not.
-TIMELY_KINDS = frozenset({BOARD, SNAPSHOT, NOTES, DAILY, EVENT, RELAY, ARCHIVE})
+TIMELY_KINDS = frozenset({BOARD, SNAPSHOT, NOTES, DAILY, EVENT, RELAY, ARCHIVE, TRANSCRIPT})
 
 TYPED_TYPES = ("project", "feedback", "user", "reference")
 _DAILY = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")

@@ -30,7 +30,15 @@ from .chunker import Chunk
 
 #: Kinds whose neighbours (entries just before and after) help find a chunk.
 NEIGHBOUR_KINDS = frozenset(
-    {kinds.DAILY, kinds.SNAPSHOT, kinds.NOTES, kinds.ARCHIVE, kinds.RELAY, kinds.RESUMPTION}
+    {
+        kinds.DAILY,
+        kinds.SNAPSHOT,
+        kinds.NOTES,
+        kinds.ARCHIVE,
+        kinds.RELAY,
+        kinds.RESUMPTION,
+        kinds.TRANSCRIPT,
+    }
 )
 NEIGHBOUR_CHARS = 300
 #: Entries on each side whose words go into the lexical context (the embedding takes one

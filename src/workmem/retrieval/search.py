@@ -38,10 +38,15 @@ class SearchSettings:
     embedder: str
     embed_url: str | None
     weights: Weights
+    transcripts: bool = False
+
+    def index(self, workspace: Workspace) -> SearchIndex:
+        return SearchIndex(workspace, transcripts=self.transcripts)
 
 
 def search_settings(workspace: Workspace) -> SearchSettings:
-    """``[search]`` of ``workmem.toml``: ``embedder``, ``embed_url``, ``[search.weights]``.
+    """``[search]`` of ``workmem.toml``: ``embedder``, ``embed_url``, ``transcripts``,
+    ``[search.weights]``.
 
     ``WORKMEM_EMBEDDER`` overrides the embedder for one process (tests, benchmarks).
     """
@@ -56,7 +61,10 @@ def search_settings(workspace: Workspace) -> SearchSettings:
         raise FormatError("[search] embedder and embed_url must be strings", path=where)
     if not isinstance(weights_table, dict):
         raise FormatError("[search.weights] must be a table", path=where)
-    return SearchSettings(spec, url, Weights.from_settings(weights_table, where))
+    transcripts = table.get("transcripts", False)
+    if not isinstance(transcripts, bool):
+        raise FormatError("[search] transcripts must be true or false", path=where)
+    return SearchSettings(spec, url, Weights.from_settings(weights_table, where), transcripts)
 
 
 def _check_filters(kinds: Sequence[str] | None, since: date | None, until: date | None) -> None:
@@ -121,7 +129,7 @@ def search(
     if near_session is None:
         near_session = os.environ.get(SESSION_ENV) or None
     request = _Request(query, k, kinds, since, until, session, near_session, weights, model)
-    index = SearchIndex(workspace)
+    index = settings.index(workspace)
     with index.connect() as con:
         try:
             index.refresh(con)
@@ -221,7 +229,7 @@ def _ranked(
 def get(workspace: Workspace, chunk_id: str) -> Hit:
     """One chunk whole, with its provenance; refreshed first, so it is the file's current text."""
     cid = check_id(chunk_id)
-    index = SearchIndex(workspace)
+    index = search_settings(workspace).index(workspace)
     with index.connect() as con:
         index.refresh(con)
         row = con.execute(f"SELECT {COLUMNS} FROM chunks c WHERE cid = ?", (cid,)).fetchone()
@@ -248,7 +256,7 @@ def timeline(
         raise UsageError("--before and --after cannot be negative")
     _check_filters(kinds, None, None)
     anchor = get(workspace, chunk_id)
-    index = SearchIndex(workspace)
+    index = search_settings(workspace).index(workspace)
     where, params = _where(kinds, None, None, None)
     with index.connect() as con:
         seq = con.execute("SELECT seq FROM chunks WHERE cid = ?", (anchor.id,)).fetchone()
@@ -294,12 +302,12 @@ def reindex(
 ) -> RefreshReport:
     """Bring the index up to date (or rebuild it whole), embedding with the configured model."""
     settings = search_settings(workspace)
-    index = SearchIndex(workspace)
+    index = settings.index(workspace)
     if full:
         report = index.rebuild(progress=progress)
     with index.connect() as con:
         if not full:
-            report = index.refresh(con)
+            report = index.refresh(con, sources=True)
         model = _embedder(settings.embedder, settings.embed_url)
         if model is not None:
             from .vectors import ensure_vectors

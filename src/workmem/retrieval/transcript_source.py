@@ -1,0 +1,77 @@
+"""Agent transcripts as an optional source of search (``[search] transcripts = true``).
+
+The memory files are the truth, but what was said in a session that was never written
+down is still in the agent's transcript. With the setting on, the workspace's
+transcripts of every platform (``transcripts.discover``) are indexed as kind
+``transcript``: one chunk per user or assistant message (long ones cut at paragraph
+breaks), dated by the message's time, under the platform's session ID. Tool output and
+injected context are left out, and every text passes the secret redactor first: the index
+is a file on disk like any other.
+
+Transcripts grow on every prompt and can be tens of megabytes, so a query does not read
+them: ``workmem reindex`` (and a rebuild) discovers them, indexes new and changed ones and
+drops those that are gone. Between two reindexes, search shows them as they were then.
+The location of a hit is the transcript's own path; its "lines" are the message's
+position in the conversation (message 1 is the first).
+"""
+
+from __future__ import annotations
+
+from ..root import Workspace
+from . import kinds
+from .chunker import MAX_CHUNK_CHARS, Chunk
+
+
+def transcript_stats(workspace: Workspace) -> list[kinds.FileStat]:
+    """The workspace's transcripts on this machine, keyed by their absolute path."""
+    from ..transcripts.discover import find_transcripts
+
+    found: list[kinds.FileStat] = []
+    for ref in find_transcripts(workspace.root):
+        try:
+            stat = ref.path.stat()
+        except OSError:
+            continue
+        where = str(ref.path)
+        file = kinds.MemoryFile(where, kinds.TRANSCRIPT, None, ref.session_id, where)
+        found.append(kinds.FileStat(file, stat.st_mtime_ns, stat.st_size))
+    return found
+
+
+def chunk_transcript(file: kinds.MemoryFile) -> list[Chunk]:
+    """The conversation's messages as chunks, redacted; tool traffic is not included."""
+    from ..redact import redact
+    from ..transcripts.read import read_transcript
+
+    transcript = read_transcript(file.path)
+    session = file.session_id or transcript.session_id
+    chunks: list[Chunk] = []
+    for number, message in enumerate(transcript.conversation, 1):
+        text = redact(message.text.strip())[0]
+        stamp = message.timestamp
+        day = stamp.date().isoformat() if stamp else None
+        title = f"{message.role} ({transcript.platform})"
+        for piece in _pieces(text):
+            chunks.append(Chunk(piece, number, number, title=title, date=day, session_id=session))
+    return chunks
+
+
+def _pieces(text: str, limit: int = MAX_CHUNK_CHARS) -> list[str]:
+    """``text`` cut at paragraph breaks (or hard, for one long paragraph) into quotable parts."""
+    pieces: list[str] = []
+    current = ""
+    for paragraph in text.split("\n\n"):
+        while len(paragraph) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(paragraph[:limit])
+            paragraph = paragraph[limit:]
+        joined = f"{current}\n\n{paragraph}" if current else paragraph
+        if len(joined) > limit:
+            pieces.append(current)
+            joined = paragraph
+        current = joined
+    if current.strip():
+        pieces.append(current)
+    return [p.strip() for p in pieces if p.strip()]
