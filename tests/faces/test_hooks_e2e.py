@@ -277,3 +277,31 @@ def test_optional_recall_on_prompt(
     (root / "workmem.toml").write_text("[hooks]\nrecall_tokens = 300\n")
     out = hook(capsys, monkeypatch, "claude-code", "UserPromptSubmit", payload)
     assert "Rate limits live in Redis." in _context("claude-code", out)
+
+
+def test_session_end_makes_the_transcript_searchable_when_transcripts_are_on(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.errors import LockTimeoutError
+    from workmem.retrieval.index import SearchIndex
+    from workmem.retrieval.search import index_transcript, search
+    from workmem.root import Workspace
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (root / "workmem.toml").write_text("[search]\ntranscripts = true\n", encoding="utf-8")
+    transcript = claude_code(tmp_path / "sess-1.jsonl")
+    base = {"session_id": "sess-1", "transcript_path": str(transcript), "cwd": str(root)}
+    hook(capsys, monkeypatch, "claude-code", "SessionStart", {**base, "source": "startup"})
+    workspace = Workspace(root)
+    assert search(workspace, "rate limiting", kinds=["transcript"]) == []
+
+    # While a reindex holds the index the hook does not wait: it leaves the work to it.
+    with SearchIndex(workspace).lock():
+        with pytest.raises(LockTimeoutError):
+            index_transcript(workspace, transcript, wait=0.2)
+        assert hook(capsys, monkeypatch, "claude-code", "SessionEnd", base) == ""
+    assert search(workspace, "rate limiting", kinds=["transcript"]) == []
+
+    assert hook(capsys, monkeypatch, "claude-code", "SessionEnd", base) == ""
+    hits = search(workspace, "rate limiting", kinds=["transcript"])
+    assert hits and {h.path for h in hits} == {str(transcript.resolve())}

@@ -2,8 +2,9 @@
 
 Pre-compact merges the notes into the snapshot and writes the relay snapshot, verified,
 within the platform's timeout; stop starts the gated notes extraction detached; session
-end checkpoints the snapshot, the relay snapshot (with its daily-log entry) and leaves a
-resumption note built from the notes.
+end checkpoints the snapshot, the relay snapshot (with its daily-log entry), leaves a
+resumption note built from the notes and, when transcripts are searched, indexes the
+session's transcript.
 """
 
 from __future__ import annotations
@@ -83,4 +84,19 @@ def on_session_end(run: HookRun) -> Reply:
             session_summary=f"Session {sid} ended: {state.strip()[:300]}",
             resumption_note=note,
         )
+    _index_transcript(run)
     return Reply()
+
+
+def _index_transcript(run: HookRun) -> None:
+    """With ``[search] transcripts`` on, the ended session's words become searchable now."""
+    import contextlib
+
+    from ..errors import LockTimeoutError
+    from ..retrieval.search import index_transcript
+
+    if run.transcript is None:
+        return
+    # A reindex holding the index is already reading every transcript: do not wait on it.
+    with contextlib.suppress(LockTimeoutError):
+        index_transcript(run.workspace, run.transcript, wait=2.0)

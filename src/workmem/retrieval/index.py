@@ -108,8 +108,8 @@ class SearchIndex:
         #: rebuild reads them.
         self.transcripts = transcripts
 
-    def lock(self) -> FileLock:
-        return FileLock(self.workspace.locks_dir / "search-index.lock", timeout=60.0)
+    def lock(self, timeout: float = 60.0) -> FileLock:
+        return FileLock(self.workspace.locks_dir / "search-index.lock", timeout=timeout)
 
     @contextlib.contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
@@ -167,6 +167,29 @@ class SearchIndex:
                         report.files_changed += 1
                 report.files_removed = len(removed)
                 if report.files_changed or removed:
+                    _bump(con)
+                    _count(con, report.chunks_added - report.chunks_removed)
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def add_source(
+        self, con: sqlite3.Connection, stat: kinds.FileStat, *, wait: float = 60.0
+    ) -> RefreshReport:
+        """(Re-)index one file that no walk finds (a transcript) if it changed."""
+        started = time.perf_counter()
+        report = RefreshReport()
+        with self.lock(timeout=wait):
+            known = self._known(con).get(stat.file.rel)
+            if not _stale(known, stat):
+                return report
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                if self._index_file(con, stat, known, report):
+                    report.files_changed = 1
                     _bump(con)
                     _count(con, report.chunks_added - report.chunks_removed)
                 con.execute("COMMIT")

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import clock
@@ -295,6 +296,24 @@ def _neighbours(
     sql = f"SELECT {COLUMNS} FROM chunks c WHERE {where} AND {key} {op} ({marks})"
     rows = con.execute(f"{sql} ORDER BY {order} LIMIT ?", [*params, *anchor, limit]).fetchall()
     return rows
+
+
+def index_transcript(workspace: Workspace, path: Path, *, wait: float = 60.0) -> RefreshReport:
+    """Index one transcript now (the session-end hook), if ``[search] transcripts`` is on.
+
+    Only its words: vectors are made by the next dense search, which embeds what lacks one.
+    """
+    settings = search_settings(workspace)
+    if not settings.transcripts:
+        return RefreshReport()
+    from .transcript_source import transcript_stat
+
+    stat = transcript_stat(path)
+    if stat is None:
+        raise NotFoundError(f"no transcript at {path}")
+    index = settings.index(workspace)
+    with index.connect() as con:
+        return index.add_source(con, stat, wait=wait)
 
 
 def reindex(

@@ -10,12 +10,15 @@ is a file on disk like any other.
 
 Transcripts grow on every prompt and can be tens of megabytes, so a query does not read
 them: ``workmem reindex`` (and a rebuild) discovers them, indexes new and changed ones and
-drops those that are gone. Between two reindexes, search shows them as they were then.
+drops those that are gone, and the session-end hook indexes the transcript of the session
+that ended. Otherwise search shows them as they were when last indexed.
 The location of a hit is the transcript's own path; its "lines" are the message's
 position in the conversation (message 1 is the first).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from ..root import Workspace
 from . import kinds
@@ -26,16 +29,19 @@ def transcript_stats(workspace: Workspace) -> list[kinds.FileStat]:
     """The workspace's transcripts on this machine, keyed by their absolute path."""
     from ..transcripts.discover import find_transcripts
 
-    found: list[kinds.FileStat] = []
-    for ref in find_transcripts(workspace.root):
-        try:
-            stat = ref.path.stat()
-        except OSError:
-            continue
-        where = str(ref.path)
-        file = kinds.MemoryFile(where, kinds.TRANSCRIPT, None, ref.session_id, where)
-        found.append(kinds.FileStat(file, stat.st_mtime_ns, stat.st_size))
-    return found
+    found = (transcript_stat(ref.path, ref.session_id) for ref in find_transcripts(workspace.root))
+    return [stat for stat in found if stat is not None]
+
+
+def transcript_stat(path: Path, session_id: str | None = None) -> kinds.FileStat | None:
+    """One transcript as the index sees it (the session-end hook names its own)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    where = str(path.resolve())
+    file = kinds.MemoryFile(where, kinds.TRANSCRIPT, None, session_id, where)
+    return kinds.FileStat(file, stat.st_mtime_ns, stat.st_size)
 
 
 def chunk_transcript(file: kinds.MemoryFile) -> list[Chunk]:
