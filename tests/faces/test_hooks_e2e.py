@@ -290,7 +290,11 @@ def test_session_end_makes_the_transcript_searchable_when_transcripts_are_on(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (root / "workmem.toml").write_text("[search]\ntranscripts = true\n", encoding="utf-8")
     transcript = claude_code(tmp_path / "sess-1.jsonl")
-    base = {"session_id": "sess-1", "transcript_path": str(transcript), "cwd": str(root)}
+    base: dict[str, object] = {
+        "session_id": "sess-1",
+        "transcript_path": str(transcript),
+        "cwd": str(root),
+    }
     hook(capsys, monkeypatch, "claude-code", "SessionStart", {**base, "source": "startup"})
     workspace = Workspace(root)
     assert search(workspace, "rate limiting", kinds=["transcript"]) == []
