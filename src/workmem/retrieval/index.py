@@ -157,22 +157,7 @@ class SearchIndex:
             known = self._known(con, sources)
             changed = [s for rel, s in stats.items() if _stale(known.get(rel), s)]
             removed = [rel for rel in known if rel not in stats]
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                for rel in removed:
-                    report.chunks_removed += self._drop(con, rel)
-                    con.execute("DELETE FROM files WHERE path=?", (rel,))
-                for stat in changed:
-                    if self._index_file(con, stat, known.get(stat.file.rel), report):
-                        report.files_changed += 1
-                report.files_removed = len(removed)
-                if report.files_changed or removed:
-                    _bump(con)
-                    _count(con, report.chunks_added - report.chunks_removed)
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
+            self._apply(con, known, changed, removed, report)
         report.seconds = time.perf_counter() - started
         return report
 
@@ -183,21 +168,37 @@ class SearchIndex:
         started = time.perf_counter()
         report = RefreshReport()
         with self.lock(timeout=wait):
-            known = self._known(con).get(stat.file.rel)
-            if not _stale(known, stat):
-                return report
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                if self._index_file(con, stat, known, report):
-                    report.files_changed = 1
-                    _bump(con)
-                    _count(con, report.chunks_added - report.chunks_removed)
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
+            known = self._known(con)
+            if _stale(known.get(stat.file.rel), stat):
+                self._apply(con, known, [stat], [], report)
         report.seconds = time.perf_counter() - started
         return report
+
+    def _apply(
+        self,
+        con: sqlite3.Connection,
+        known: dict[str, tuple[int, int, str | None]],
+        changed: list[kinds.FileStat],
+        removed: list[str],
+        report: RefreshReport,
+    ) -> None:
+        """Drop ``removed`` and re-chunk ``changed`` in one transaction (the lock is held)."""
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            for rel in removed:
+                report.chunks_removed += self._drop(con, rel)
+                con.execute("DELETE FROM files WHERE path=?", (rel,))
+            for stat in changed:
+                if self._index_file(con, stat, known.get(stat.file.rel), report):
+                    report.files_changed += 1
+            report.files_removed = len(removed)
+            if report.files_changed or removed:
+                _bump(con)
+                _count(con, report.chunks_added - report.chunks_removed)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
 
     def _walk(self, sources: bool) -> Iterator[kinds.FileStat]:
         yield from kinds.walk(self.workspace)
