@@ -134,6 +134,24 @@ def main() -> int:
             f"heuristic notes extraction over the whole transcript: {elapsed:.2f} s "
             f"({filled}/10 sections filled)"
         )
+
+        # What the session-end hook does with [search] transcripts = true.
+        searched = Workspace(folder / "searched")
+        searched.root.mkdir()
+        searched.config_file.write_text("[search]\ntranscripts = true\n", encoding="utf-8")
+        from workmem.retrieval.search import index_transcript, search
+
+        search(searched, "warm up")  # the empty index exists before the session ends
+        started = time.perf_counter()
+        report = index_transcript(searched, path)
+        elapsed = time.perf_counter() - started
+        started = time.perf_counter()
+        search(searched, "rate limiting tests", kinds=["transcript"])
+        print(
+            f"indexing it for search (session-end hook, words only): {elapsed:.2f} s, "
+            f"{report.chunks_added:,} chunks (session-end deadline 15 s); a search after it "
+            f"{(time.perf_counter() - started) * 1000:.1f} ms"
+        )
     return 0
 
 
