@@ -153,3 +153,22 @@ def test_every_platforms_recorded_transcript_becomes_clean_chunks(shared_dir: Pa
         if chunks:
             platforms.add(transcript.platform)
     assert platforms == {"claude-code", "codex", "cursor", "gemini", "openclaw"}
+
+
+def test_transcripts_are_searched_by_their_words_never_embedded(ws: Workspace, home: Path) -> None:
+    pytest.importorskip("numpy", reason="the dense extra (numpy) is not installed")
+    import sqlite3
+
+    (ws.root / "workmem.toml").write_text(
+        '[search]\ntranscripts = true\nembedder = "hash:64"\n', encoding="utf-8"
+    )
+    write_session(home, ws)
+    report = reindex(ws)
+    assert report.vectors_added == 1  # the daily-log entry, not the two messages
+    con = sqlite3.connect(db_path(ws))
+    embedded = con.execute(
+        "SELECT c.kind, count(*) FROM vectors v JOIN chunks c ON c.id = v.chunk GROUP BY c.kind"
+    ).fetchall()
+    con.close()
+    assert embedded == [("daily", 1)]
+    assert search(ws, "flamingo importer")[0].kind == "transcript"

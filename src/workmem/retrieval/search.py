@@ -299,10 +299,7 @@ def _neighbours(
 
 
 def index_transcript(workspace: Workspace, path: Path, *, wait: float = 60.0) -> RefreshReport:
-    """Index one transcript now (the session-end hook), if ``[search] transcripts`` is on.
-
-    Only its words: vectors are made by the next dense search, which embeds what lacks one.
-    """
+    """Index one transcript now (the session-end hook), if ``[search] transcripts`` is on."""
     settings = search_settings(workspace)
     if not settings.transcripts:
         return RefreshReport()

