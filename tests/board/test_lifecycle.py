@@ -134,6 +134,11 @@ def test_full_lifecycle(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert rows[other]["Status"] == "stale"
     assert rows[other]["Updated At"] == "2026-05-25 15:00"  # last real work, unchanged
     assert rows[source]["Status"] == "active"
+    # The snapshot's Metadata follows its row, and nothing else in it changes.
+    stale_snap = (root / "memory" / "sessions" / f"{follower}.md").read_text()
+    assert "| Status | active |" in follower_snap
+    assert stale_snap == follower_snap.replace("| Status | active |", "| Status | stale |")
+    follower_snap = stale_snap
 
     # Archive the follower: its reference on the source is released as part of it.
     result = board.archive(follower)
@@ -154,6 +159,24 @@ def test_full_lifecycle(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     board.archive(source)
     assert source not in board_rows(root)
     assert board.doctor().healthy
+
+
+def test_organize_reports_a_snapshot_whose_metadata_it_cannot_mark(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = Board()
+    broken = board.register(topic="Broken snapshot", summary="Did real work").session_id
+    fine = board.register(topic="Fine snapshot", summary="Did other work").session_id
+    path = root / "memory" / "sessions" / f"{broken}.md"
+    damaged = path.read_text().replace("## Metadata", "## Notes about it")
+    path.write_text(damaged)
+    monkeypatch.setenv("WORKMEM_NOW", "2026-07-01 09:00")
+    report = board.organize()
+    assert sorted(report.marked_stale) == sorted([broken, fine])
+    assert "Metadata" in report.inconsistent[broken]
+    assert path.read_text() == damaged  # reported, never written over
+    assert "| Status | stale |" in (root / "memory" / "sessions" / f"{fine}.md").read_text()
+    assert board_rows(root)[broken]["Status"] == "stale"
 
 
 def test_organize_keeps_idle_rows_with_snapshots_and_reports_them(root: Path) -> None:

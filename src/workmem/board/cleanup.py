@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .. import clock
-from ..errors import ConflictError, UsageError
+from ..errors import ConflictError, FormatError, UsageError
 from ..files.tables import format_row
 from .context import BoardContext
+from .index import BoardEdit
 from .lifecycle import SessionResult
 from .model import ACTIVE, IDLE, STALE, BoardRow, check_session_id, join_references
-from .snapshot import continues_from
+from .snapshot import SnapshotChange, continues_from
 
 
 @dataclass
@@ -92,11 +93,37 @@ def organize(ctx: BoardContext, stale_days: int | None = None) -> OrganizeReport
                     row.status = STALE
                     board.put(row)  # Updated At stays: it dates the last real work
                     report.marked_stale.append(row.session_id)
+                    if row.session_id in snapshots:
+                        problem = _mark_snapshot_stale(ctx, board, row.session_id)
+                        if problem:
+                            report.inconsistent[row.session_id] = problem
                 else:
                     report.kept_active.append(row.session_id)
             elif refs:
                 report.protected[row.session_id] = refs
     return report
+
+
+def _mark_snapshot_stale(ctx: BoardContext, board: BoardEdit, session_id: str) -> str:
+    """Keep the snapshot's Metadata Status in step with its row (Updated At unchanged).
+
+    A snapshot whose Metadata cannot be read does not stop the organize: the row is still
+    marked, and the problem is reported instead of written over.
+    """
+    path = ctx.workspace.snapshot_file(session_id)
+    text = ctx.snapshot_text(session_id)
+    if text is None:
+        return ""
+    try:
+        marked = SnapshotChange(metadata={"Status": STALE}).apply(text, path=ctx.store.show(path))
+    except FormatError as exc:
+        return (
+            f"marked stale on the board, but its snapshot's Metadata was left as it was "
+            f"({exc}); fix the snapshot by hand"
+        )
+    if marked != text:
+        board.on_rollback(ctx.write_snapshot(session_id, marked).restore)
+    return ""
 
 
 def _older_than(stamp: str, cutoff: datetime) -> bool:
