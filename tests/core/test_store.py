@@ -143,10 +143,55 @@ def test_sigkill_during_writes_never_leaves_a_torn_file(tmp_path: Path) -> None:
         child.wait()
         child.stdout.close()
         assert target.read_text() in versions
-        # The next writer gets the lock at once and writes normally.
+        # The next writer gets the lock at once, writes normally, and clears any temp the
+        # killed writer left behind.
         result = _store(tmp_path, timeout=2).update(target, lambda _old: versions[0])
         assert target.read_text() == versions[0]
         assert result.path == target
+        assert list(target.parent.glob(".index.md.*.tmp")) == []
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_lock_let_go_keeps_no_pid_and_a_dead_holders_temps_are_cleared(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path)
+    target = tmp_path / "memory" / "index.md"
+    store.update(target, lambda _old: "board\n")
+    lock_file = store.lock(target).path
+    assert lock_file.read_text() == ""  # released cleanly: nothing looks like a crash
+
+    # A holder that died mid-write: its PID still in the lock file, its temp beside the file.
+    dead = _dead_pid()
+    lock_file.write_text(f"{dead}\n")
+    orphan = target.with_name(f".index.md.{dead}.0.tmp")
+    orphan.write_text("half a board")
+    live = target.with_name(f".index.md.{os.getpid()}.99.tmp")
+    live.write_text("someone else's")
+    other = target.with_name(f".threads.md.{dead}.0.tmp")
+    other.write_text("another file's temp")
+    _store(tmp_path).update(target, lambda _old: "board 2\n")
+    assert not orphan.exists()
+    assert live.exists() and other.exists()  # only the dead writer's temps of this file
+    assert target.read_text() == "board 2\n"
+
+
+def test_takeover_is_not_reported_after_a_clean_release(tmp_path: Path) -> None:
+    seen: list[int] = []
+    path = tmp_path / "x.lock"
+    with FileLock(path, on_takeover=seen.append):
+        pass
+    with FileLock(path, on_takeover=seen.append):
+        pass
+    path.write_text(f"{_dead_pid()}\n")
+    with FileLock(path, on_takeover=seen.append):
+        pass
+    assert len(seen) == 1
 
 
 def test_failed_verify_restores_the_previous_file(tmp_path: Path) -> None:

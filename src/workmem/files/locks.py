@@ -5,14 +5,19 @@ package: it gives the same guarantee (the kernel frees the lock the instant its 
 exits, even by SIGKILL, so a dead process never blocks anyone) at a fraction of the
 import cost, which matters because hooks take locks on every prompt.
 
-The holder writes its PID into the lock file; it is only ever used to explain a timeout.
+The holder writes its PID into the lock file and clears it when it lets go. A PID still
+there when the lock is next taken means its holder died holding it: the new holder is
+told (``on_takeover``), so it can clear what a killed writer left half-done, and a
+timeout message can say who holds the lock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -34,6 +39,13 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
+def _recorded_pid(fd: int) -> int:
+    try:
+        return int(os.pread(fd, 32, 0).decode().strip() or 0)
+    except (OSError, ValueError):
+        return 0
+
+
 class FileLock:
     """An exclusive lock on ``path`` (a dedicated lock file, never the data file itself).
 
@@ -41,10 +53,18 @@ class FileLock:
     that take it again.
     """
 
-    def __init__(self, path: Path, timeout: float = 10.0, label: str | None = None):
+    def __init__(
+        self,
+        path: Path,
+        timeout: float = 10.0,
+        label: str | None = None,
+        on_takeover: Callable[[int], None] | None = None,
+    ):
         self.path = path
         self.timeout = timeout
         self.label = label or path.name
+        #: Called with the PID of a holder that died holding the lock, once it is ours.
+        self.on_takeover = on_takeover
         self._fd: int | None = None
         self._depth = 0
 
@@ -69,6 +89,7 @@ class FileLock:
         except BaseException:
             os.close(fd)
             raise
+        died = _recorded_pid(fd)
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -76,6 +97,8 @@ class FileLock:
             pass  # the PID is diagnostic only
         self._fd = fd
         self._depth = 1
+        if died and died != os.getpid() and not pid_alive(died) and self.on_takeover:
+            self.on_takeover(died)
 
     def release(self) -> None:
         if self._fd is None:
@@ -85,16 +108,15 @@ class FileLock:
             return
         fd, self._fd = self._fd, None
         try:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)  # let go cleanly: no PID left to look like a crash
             _unlock(fd)
         finally:
             os.close(fd)
 
     def _timeout_message(self, fd: int) -> str:
         holder = ""
-        try:
-            pid = int(os.pread(fd, 32, 0).decode().strip() or 0)
-        except (OSError, ValueError):
-            pid = 0
+        pid = _recorded_pid(fd)
         if pid:
             state = "running" if pid_alive(pid) else "exited (a child may hold it)"
             holder = f" by process {pid} ({state})"

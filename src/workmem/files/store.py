@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import itertools
 import os
 from collections.abc import Callable
@@ -84,6 +85,20 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
+def remove_orphan_temps(path: Path, pid: int) -> None:
+    """Delete the temp files that writer ``pid``, killed mid-write, left beside ``path``.
+
+    Called by the lock of ``path`` when it finds its last holder died holding it: every
+    write of ``path`` happens under that lock, so such a temp can only be garbage. The
+    file itself is always whole (temps are renamed over it in one step).
+    """
+    import glob
+
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.{pid}.*.tmp"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+
+
 @dataclass(frozen=True)
 class WriteResult:
     """What ``update`` did, so callers can report "unchanged" without re-reading."""
@@ -118,7 +133,10 @@ class Store:
             rel = "abs" + key.as_posix()
         name = rel.replace("%", "%25").replace("/", "%2F") + ".lock"
         created = FileLock(
-            self.workspace.locks_dir / name, timeout=self.lock_timeout, label=self.show(path)
+            self.workspace.locks_dir / name,
+            timeout=self.lock_timeout,
+            label=self.show(path),
+            on_takeover=functools.partial(remove_orphan_temps, key),
         )
         self._locks[key] = created
         return created
