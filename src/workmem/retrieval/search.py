@@ -29,7 +29,16 @@ from .ranking import Candidate, Weights, fuse, title_match
 if TYPE_CHECKING:
     from .embedders import QueryVector
 
-__all__ = ["Hit", "SearchSettings", "Timeline", "get", "reindex", "search", "timeline"]
+__all__ = [
+    "Hit",
+    "SearchSettings",
+    "Timeline",
+    "get",
+    "index_transcript",
+    "reindex",
+    "search",
+    "timeline",
+]
 
 SESSION_ENV = "WORKMEM_SESSION_ID"
 
