@@ -12,7 +12,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,embed]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,embed,web]'
 	# Hooks start a fresh interpreter on every prompt: compile once here so they never
 	# compile from source (PYTHONDONTWRITEBYTECODE would otherwise keep it from caching).
 	$(BIN)/python -m compileall -q src

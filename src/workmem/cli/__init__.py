@@ -49,6 +49,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hook": ("workmem.cli.hooks_cmds", "answer one hook event from an agent (JSON on stdin)"),
     "say": ("workmem.cli.hooks_cmds", "which workflow a message asks for; --run runs it"),
     "mcp": ("workmem.cli.mcp_cmds", "serve workmem to MCP clients (stdio or HTTP)"),
+    "serve": (
+        "workmem.cli.web_cmds",
+        "a read-only web view of the board, sessions, threads, events and search",
+    ),
     "search": ("workmem.cli.search_cmds", "search memory: compact hits with IDs and token costs"),
     "get": ("workmem.cli.search_cmds", "one search hit whole, with file, lines, date, session"),
     "timeline": ("workmem.cli.search_cmds", "the memory entries just before and after a hit"),
