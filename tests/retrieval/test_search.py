@@ -254,6 +254,17 @@ def test_full_rebuild_swaps_atomically_and_keeps_ids(ws: Workspace) -> None:
     assert leftovers == []
 
 
+def test_first_reindex_reports_what_it_indexed(ws: Workspace) -> None:
+    report = reindex(ws)  # no index yet: built here, and counted
+    assert report.rebuilt and report.reason == "index missing or unreadable"
+    assert report.files_seen == 6 and report.chunks_added > 0 and report.seconds > 0
+    db_path(ws).write_bytes(b"not a database")
+    report = reindex(ws)
+    assert report.rebuilt and report.chunks_added > 0
+    report = reindex(ws)
+    assert not report.rebuilt and report.chunks_added == 0
+
+
 def test_empty_workspace_and_empty_query(root: Path) -> None:
     workspace = Workspace(root)
     assert search(workspace, "anything") == []

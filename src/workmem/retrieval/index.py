@@ -125,6 +125,14 @@ class SearchIndex:
         finally:
             con.close()
 
+    def readable(self) -> bool:
+        """True when the index exists and is a readable index of this schema."""
+        con = self._open_checked()
+        if con is None:
+            return False
+        con.close()
+        return True
+
     def _open_checked(self) -> sqlite3.Connection | None:
         if not self.path.is_file():
             return None

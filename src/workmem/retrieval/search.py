@@ -325,13 +325,22 @@ def index_transcript(workspace: Workspace, path: Path, *, wait: float = 60.0) ->
 def reindex(
     workspace: Workspace, *, full: bool = False, progress: Progress | None = None
 ) -> RefreshReport:
-    """Bring the index up to date (or rebuild it whole), embedding with the configured model."""
+    """Bring the index up to date (or rebuild it whole), embedding with the configured model.
+
+    A missing or unreadable index is rebuilt here rather than quietly by ``connect``, so
+    the report counts what was indexed; ``seconds`` covers the embedding too.
+    """
+    import time
+
+    started = time.perf_counter()
     settings = search_settings(workspace)
     index = settings.index(workspace)
-    if full:
-        report = index.rebuild(progress=progress)
+    rebuild = full or not index.readable()
+    if rebuild:
+        reason = "requested" if full else "index missing or unreadable"
+        report = index.rebuild(reason=reason, progress=progress)
     with index.connect() as con:
-        if not full:
+        if not rebuild:
             report = index.refresh(con, sources=True)
         model = _embedder(settings.embedder, settings.embed_url)
         if model is not None:
@@ -340,4 +349,5 @@ def reindex(
             report.vectors_added = ensure_vectors(index, con, model, progress)
         problems = con.execute("SELECT path, error FROM files WHERE error IS NOT NULL")
         report.problems = dict(problems.fetchall())
+    report.seconds = time.perf_counter() - started
     return report
