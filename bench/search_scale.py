@@ -32,7 +32,8 @@ from pathlib import Path
 
 from workmem.board.model import COLUMNS
 from workmem.files.tables import format_row
-from workmem.retrieval.index import SearchIndex, db_path
+from workmem.retrieval.database import db_path
+from workmem.retrieval.index import SearchIndex
 from workmem.retrieval.search import reindex, search
 from workmem.root import Workspace
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from workmem.errors import NotFoundError, UsageError
-from workmem.retrieval.index import SearchIndex, db_path
+from workmem.retrieval.database import db_path
+from workmem.retrieval.index import SearchIndex
 from workmem.retrieval.search import get, reindex, search, timeline
 from workmem.root import Workspace
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from workmem.errors import FormatError
-from workmem.retrieval.index import db_path
+from workmem.retrieval.database import db_path
 from workmem.retrieval.search import get, reindex, search
 from workmem.retrieval.transcript_source import _pieces
 from workmem.root import Workspace

@@ -30,35 +30,21 @@ from ..files.store import read_bytes
 from ..files.text import decode
 from ..root import Workspace
 from . import kinds
+from .database import (
+    DB_NAME,
+    SCHEMA,
+    SCHEMA_VERSION,
+    add_to_count,
+    bump_generation,
+    check_schema,
+    connect_db,
+    db_path,
+)
 
 if TYPE_CHECKING:
     from .chunker import Chunk
 
-#: 3: a chunk's embedding hash covers both of its views (``records.EmbedViews``).
-SCHEMA_VERSION = "3"
-DB_NAME = "search.sqlite"
-
 Progress = Callable[[int, int], None]
-
-_SCHEMA = """
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE files(
-    path TEXT PRIMARY KEY, kind TEXT NOT NULL, mtime_ns INTEGER NOT NULL,
-    size INTEGER NOT NULL, hash TEXT, error TEXT);
-CREATE TABLE chunks(
-    id INTEGER PRIMARY KEY, cid TEXT NOT NULL UNIQUE, path TEXT NOT NULL, kind TEXT NOT NULL,
-    seq INTEGER NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
-    date TEXT, session_id TEXT, title TEXT NOT NULL, text TEXT NOT NULL,
-    tokens INTEGER NOT NULL, ehash TEXT NOT NULL);
-CREATE INDEX chunks_path ON chunks(path, seq);
-CREATE INDEX chunks_date ON chunks(date);
-CREATE VIRTUAL TABLE chunks_fts USING fts5(
-    body, ctx, tokenize = 'porter unicode61 remove_diacritics 2');
-CREATE TABLE vectors(
-    chunk INTEGER NOT NULL, model TEXT NOT NULL, ehash TEXT NOT NULL, vec BLOB NOT NULL,
-    PRIMARY KEY (chunk, model));
-CREATE INDEX vectors_reuse ON vectors(model, ehash);
-"""
 
 
 @dataclass
@@ -78,24 +64,6 @@ class RefreshReport:
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
-
-
-def db_path(workspace: Workspace) -> Path:
-    return workspace.state_dir / DB_NAME
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    con = sqlite3.connect(path, timeout=30.0, isolation_level=None)
-    con.execute("PRAGMA synchronous=NORMAL")
-    return con
-
-
-def _check(con: sqlite3.Connection) -> None:
-    """Raise ``sqlite3.DatabaseError`` unless this is a readable index of our schema."""
-    row = con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-    if row is None or row[0] != SCHEMA_VERSION:
-        raise sqlite3.DatabaseError(f"index schema {row[0] if row else None!r}")
-    con.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'workmem'").fetchone()
 
 
 class SearchIndex:
@@ -138,8 +106,8 @@ class SearchIndex:
             return None
         con = None
         try:
-            con = _connect(self.path)
-            _check(con)
+            con = connect_db(self.path)
+            check_schema(con)
         except sqlite3.DatabaseError:
             if con is not None:
                 con.close()
@@ -201,8 +169,8 @@ class SearchIndex:
                     report.files_changed += 1
             report.files_removed = len(removed)
             if report.files_changed or removed:
-                _bump(con)
-                _count(con, report.chunks_added - report.chunks_removed)
+                bump_generation(con)
+                add_to_count(con, report.chunks_added - report.chunks_removed)
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
@@ -328,11 +296,11 @@ class SearchIndex:
         return report
 
     def _build_into(self, tmp: Path, report: RefreshReport, progress: Progress | None) -> None:
-        con = _connect(tmp)
+        con = connect_db(tmp)
         try:
             con.execute("PRAGMA journal_mode=OFF")
             con.execute("PRAGMA synchronous=OFF")
-            con.executescript(_SCHEMA)
+            con.executescript(SCHEMA)
             con.execute(
                 "INSERT INTO meta VALUES ('schema', ?), ('generation', '1'), ('chunks', '0')",
                 (SCHEMA_VERSION,),
@@ -345,7 +313,7 @@ class SearchIndex:
                 self._index_file(con, stat, None, report)
                 if progress is not None:
                     progress(done, len(stats))
-            _count(con, report.chunks_added - report.chunks_removed)
+            add_to_count(con, report.chunks_added - report.chunks_removed)
             con.execute("COMMIT")
             report.files_changed = len(stats)
             with contextlib.suppress(sqlite3.DatabaseError):
@@ -397,27 +365,3 @@ def _vectors_of(con: sqlite3.Connection, rel: str) -> dict[str, list[tuple[str, 
     for ehash, model, vec in rows:
         found.setdefault(ehash, []).append((model, vec))
     return found
-
-
-def _bump(con: sqlite3.Connection) -> None:
-    con.execute(
-        "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key='generation'"
-    )
-
-
-def _count(con: sqlite3.Connection, delta: int) -> None:
-    """Keep the number of chunks in ``meta``: ``count(*)`` is a full scan in SQLite."""
-    con.execute(
-        "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + ? AS TEXT) WHERE key='chunks'",
-        (delta,),
-    )
-
-
-def chunk_count(con: sqlite3.Connection) -> int:
-    row = con.execute("SELECT value FROM meta WHERE key='chunks'").fetchone()
-    return int(row[0]) if row else 0
-
-
-def generation(con: sqlite3.Connection) -> int:
-    row = con.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
-    return int(row[0]) if row else 0

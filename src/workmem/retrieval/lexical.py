@@ -28,7 +28,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from . import analyze
-from .index import chunk_count
+from .database import chunk_count
 
 #: A term in more than this share of chunks is dropped from the query (see above).
 COMMON_SHARE = 0.25

@@ -14,8 +14,9 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from . import kinds
+from .database import bump_generation, generation
 from .embedders import Embedder, Matrix
-from .index import SearchIndex, _bump, generation
+from .index import SearchIndex
 from .records import ALONE_WEIGHT, VECTOR_RECIPE, EmbedViews, stored_embed_views
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def ensure_vectors(
             if budget_s is not None and time.perf_counter() - started > budget_s:
                 break
         con.execute("BEGIN IMMEDIATE")
-        _bump(con)  # new vectors: a cached table of this index is out of date
+        bump_generation(con)  # new vectors: a cached table of this index is out of date
         if reached >= len(missing):
             con.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
