@@ -132,6 +132,13 @@ class Document:
         return section
 
 
+def is_placeholder_text(text: str) -> bool:
+    """True for a template's stand-in for "nothing yet" (``None``, ``- None``, ``無``, ``なし``)."""
+    stripped = text.strip()
+    bullet = _BULLET.match(stripped)
+    return item_key(bullet.group("text") if bullet else stripped) in _PLACEHOLDERS
+
+
 def is_placeholder(section: Section, hints: Iterable[str] = ()) -> bool:
     """True when a section holds only ``None`` or a template hint, i.e. no real content."""
     hint_keys = {item_key(h.lstrip("-* ")) for h in hints}

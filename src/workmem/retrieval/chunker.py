@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import FormatError
+from ..files.sections import is_placeholder_text
 from ..files.tables import is_separator, is_table_line, split_cells, unescape_cell
 from . import kinds
 from .dates import first_date
@@ -89,6 +90,8 @@ def chunk_markdown(text: str) -> list[Chunk]:
             following = sections[index + 1] if index + 1 < len(sections) else None
             if following is None or following.level <= section.level:
                 found = [Chunk(section.title, section.line, section.line)]
+        # A template's "None" says nothing; as a hit it would only crowd out real ones.
+        found = [chunk for chunk in found if not is_placeholder_text(chunk.text)]
         for chunk in found:
             chunk.headings = list(headings)
             chunk.title = chunk.title or (headings[-1] if headings else "")

@@ -14,7 +14,8 @@ from pathlib import Path
 from ..root import Workspace
 
 #: 3: a chunk's embedding hash covers both of its views (``records.EmbedViews``).
-SCHEMA_VERSION = "3"
+#: 4: a template's placeholder ("None") is no longer a chunk.
+SCHEMA_VERSION = "4"
 DB_NAME = "search.sqlite"
 
 SCHEMA = """
