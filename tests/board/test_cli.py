@@ -98,6 +98,18 @@ def test_organize_doctor_and_list(root: Path, capsys: pytest.CaptureFixture[str]
     assert json.loads(out)["findings"][0]["kind"] == "file-without-row"
 
 
+def test_organize_says_when_snapshots_wait_for_their_next_update(
+    root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.board import cleanup
+
+    run(capsys, "session", "register", "--topic", "Work")
+    monkeypatch.setattr(cleanup, "SNAPSHOT_MARKING_BUDGET_S", -1.0)
+    code, out, _ = run(capsys, "organize", "--now", "2026-06-20 10:00")
+    assert code == 0
+    assert "1 snapshot(s) still say active (time limit)" in out
+
+
 def test_console_script_runs_as_a_real_process(root: Path) -> None:
     env = {**os.environ, "WORKMEM_NOW": "2026-05-25 13:18"}
     proc = subprocess.run(

@@ -179,6 +179,24 @@ def test_organize_reports_a_snapshot_whose_metadata_it_cannot_mark(
     assert board_rows(root)[broken]["Status"] == "stale"
 
 
+def test_organize_marks_snapshots_within_its_time_budget(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.board import cleanup
+
+    board = Board()
+    ids = [board.register(topic=f"Work {n}", summary=f"Did {n}").session_id for n in range(3)]
+    before = {sid: (root / "memory" / "sessions" / f"{sid}.md").read_text() for sid in ids}
+    monkeypatch.setattr(cleanup, "SNAPSHOT_MARKING_BUDGET_S", -1.0)  # already spent
+    monkeypatch.setenv("WORKMEM_NOW", "2026-07-01 09:00")
+    report = board.organize()
+    assert sorted(report.marked_stale) == sorted(ids) == sorted(report.snapshots_unmarked)
+    assert all(board_rows(root)[sid]["Status"] == "stale" for sid in ids)
+    for sid in ids:  # the board is organized; the snapshots wait for their next update
+        assert (root / "memory" / "sessions" / f"{sid}.md").read_text() == before[sid]
+    assert report.to_dict()["snapshots_unmarked"] == report.snapshots_unmarked
+
+
 def test_organize_keeps_idle_rows_with_snapshots_and_reports_them(root: Path) -> None:
     board = Board()
     sid = board.start().session_id

@@ -166,6 +166,11 @@ def cmd_organize(args: argparse.Namespace) -> int:
         say("  protected:         none")
     for sid, why in report.inconsistent.items():
         say(f"  NEEDS ATTENTION:   {sid}: {why}")
+    if report.snapshots_unmarked:
+        say(
+            f"  {len(report.snapshots_unmarked)} snapshot(s) still say active (time limit); "
+            "each takes its Status at its next update"
+        )
     return 0
 
 
