@@ -49,6 +49,27 @@ def _typed(table: dict[str, Any], key: str, kind: type, default: Any, path: str)
     return value
 
 
+def numbers_from(cls: type, table: dict[str, Any], section: str, path: str) -> dict[str, Any]:
+    """The numeric fields of dataclass ``cls`` that ``[section]`` sets: every value a number
+    >= 0, ``int`` fields kept whole. A key ``cls`` does not have, or any other value, is an
+    error naming the key: a misspelt setting must never be ignored."""
+    from dataclasses import fields
+
+    known = {spec.name: spec.type for spec in fields(cls) if spec.type in ("int", "float")}
+    unknown = sorted(set(table) - set(known))
+    if unknown:
+        raise FormatError(
+            f"unknown setting(s) [{section}] {', '.join(unknown)}; known: {', '.join(known)}",
+            path=path,
+        )
+    values: dict[str, Any] = {}
+    for key, raw in table.items():
+        if isinstance(raw, bool) or not isinstance(raw, int | float) or raw < 0:
+            raise FormatError(f"[{section}] {key} must be a number >= 0, got {raw!r}", path=path)
+        values[key] = int(raw) if known[key] == "int" else float(raw)
+    return values
+
+
 def load_settings(workspace: Workspace) -> Settings:
     path = workspace.config_file
     raw: dict[str, Any] = {}

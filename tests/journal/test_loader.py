@@ -100,6 +100,28 @@ def test_thresholds_come_from_settings(root: Path, monkeypatch: pytest.MonkeyPat
     assert MemoryLoader(root).load_session_context("x").metadata["strategy"] == "light"
 
 
+def test_bad_journal_settings_are_errors_naming_the_key(root: Path) -> None:
+    from workmem.config import load_settings
+    from workmem.errors import FormatError
+    from workmem.journal.settings import journal_settings
+    from workmem.root import Workspace
+
+    config = root / "workmem.toml"
+    for bad, key in (
+        ("light_hour = 2", "light_hour"),
+        ("review_every = -1", "review_every"),
+        ("recent_logs = true", "recent_logs"),
+        ("standard_hours = 'soon'", "standard_hours"),
+    ):
+        config.write_text(f"[journal]\n{bad}\n", "utf-8")
+        with pytest.raises(FormatError, match=key):
+            journal_settings(load_settings(Workspace(root)))
+    config.write_text("[journal]\nreview_every = 3\nlight_hours = 1\n", "utf-8")
+    settings = journal_settings(load_settings(Workspace(root)))
+    assert (settings.review_every, settings.light_hours) == (3, 1.0)
+    assert isinstance(settings.review_every, int) and isinstance(settings.light_hours, float)
+
+
 def test_known_thread_loads_that_thread_and_one_memory_section(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,15 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..config import Settings
+from ..config import Settings, numbers_from
 from ..errors import FormatError, UsageError
 from .budget import BudgetConfig
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
     from typing import Any
-
-_NUMBERS = ("light_hours", "standard_hours", "full_reload_days", "review_every", "recent_logs")
 
 
 @dataclass(frozen=True)
@@ -50,17 +48,7 @@ def journal_settings(settings: Settings) -> JournalSettings:
     budget_table = table.pop("budget", {})
     if not isinstance(budget_table, dict):
         raise FormatError("[journal.budget] must be a table", path=where)
-    unknown = set(table) - set(_NUMBERS)
-    if unknown:
-        raise FormatError(f"unknown key(s) {sorted(unknown)}; known: {list(_NUMBERS)}", path=where)
-    values: dict[str, Any] = {}
-    for key in _NUMBERS:
-        if key not in table:
-            continue
-        value = table[key]
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise FormatError(f"'{key}' must be a number ≥ 0, got {value!r}", path=where)
-        values[key] = int(value) if key in ("review_every", "recent_logs") else float(value)
+    values = numbers_from(JournalSettings, table, "journal", where)
     try:
         budget = BudgetConfig.from_mapping(budget_table)
     except UsageError as exc:

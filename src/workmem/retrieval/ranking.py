@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -54,19 +54,9 @@ class Weights:
     @classmethod
     def from_settings(cls, table: Mapping[str, Any], path: str = "workmem.toml") -> Weights:
         """Read ``[search.weights]``; a wrong key or value is an error, never ignored."""
-        known = {spec.name: spec for spec in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, raw in table.items():
-            if key not in known:
-                raise FormatError(
-                    f"unknown setting [search.weights] {key!r}; known: {', '.join(known)}",
-                    path=path,
-                )
-            if isinstance(raw, bool) or not isinstance(raw, int | float) or raw < 0:
-                raise FormatError(
-                    f"[search.weights] {key} must be a number >= 0, got {raw!r}", path=path
-                )
-            values[key] = int(raw) if known[key].type in ("int", int) else float(raw)
+        from ..config import numbers_from
+
+        values = numbers_from(cls, dict(table), "search.weights", path)
         if values.get("half_life_days", 1.0) <= 0 or values.get("candidates", 1) < 1:
             raise FormatError(
                 "[search.weights] half_life_days and candidates must be > 0", path=path
