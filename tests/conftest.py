@@ -31,3 +31,12 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     for name in ("WORKMEM_SESSION_ID", "WORKMEM_AGENT_NAME"):
         monkeypatch.delenv(name, raising=False)
     yield workspace
+
+
+@pytest.fixture
+def fixtures(shared_dir: Path) -> Path:
+    """The recorded transcripts of every platform (``../shared/fixtures/transcripts``)."""
+    folder = shared_dir / "fixtures" / "transcripts"
+    if not folder.is_dir():
+        pytest.skip(f"transcript fixtures not found at {folder}")
+    return folder

@@ -129,17 +129,14 @@ def test_long_messages_are_cut_at_paragraphs_without_losing_text() -> None:
     assert _pieces("   ") == []
 
 
-def test_every_platforms_recorded_transcript_becomes_clean_chunks(shared_dir: Path) -> None:
+def test_every_platforms_recorded_transcript_becomes_clean_chunks(fixtures: Path) -> None:
     from workmem.redact import redact
     from workmem.retrieval import kinds
     from workmem.retrieval.chunker import MAX_CHUNK_CHARS
     from workmem.retrieval.transcript_source import chunk_transcript
     from workmem.transcripts.read import read_transcript
 
-    folder = shared_dir / "fixtures" / "transcripts"
-    if not folder.is_dir():
-        pytest.skip(f"transcript fixtures not found at {folder}")
-    files = sorted(p for p in folder.rglob("*") if p.suffix in (".jsonl", ".json"))
+    files = sorted(p for p in fixtures.rglob("*") if p.suffix in (".jsonl", ".json"))
     platforms = set()
     for path in files:
         where = str(path)
