@@ -93,13 +93,7 @@ def _finish(t: Transcript, raw_messages: list[dict[str, Any]], meta: dict[str, A
         message = _message(raw, t)
         if message is None:
             continue
-        t.messages.append(message)
-        if message.model:
-            t.model = message.model
-        if message.usage is not None:
-            t.total_usage.add(message.usage)
-            if not message.usage.is_empty:
-                t.last_usage = message.usage
+        t.append(message)
         for call in message.tool_calls:
             plan = plan_from_call(call)
             if plan is not None:

@@ -222,6 +222,18 @@ class Transcript:
     unknown_records: int = 0
     bytes_read: int = 0
 
+    def append(self, message: Message) -> None:
+        """Add a message whose usage is its own (one record, one response): its model and
+        usage count for the whole transcript. Readers of split responses count usage
+        themselves."""
+        self.messages.append(message)
+        if message.model:
+            self.model = message.model
+        if message.usage is not None:
+            self.total_usage.add(message.usage)
+            if not message.usage.is_empty:
+                self.last_usage = message.usage
+
     # -- views -----------------------------------------------------------------------
     @property
     def conversation(self) -> list[Message]:

@@ -173,12 +173,6 @@ def parse(records: Records, path: Path) -> Transcript:
             for result in message.tool_results:
                 if result.name is None and result.call_id in calls:
                     result.name = calls[result.call_id].name
-            if message.model:
-                t.model = message.model
-            if message.usage is not None:
-                t.total_usage.add(message.usage)
-                if not message.usage.is_empty:
-                    t.last_usage = message.usage
-            t.messages.append(message)
+            t.append(message)
     t.session_id = t.session_id or path.stem
     return t
