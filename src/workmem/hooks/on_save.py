@@ -16,8 +16,6 @@ from .handlers import HookRun, Reply, memory_session
 def on_pre_compact(run: HookRun) -> Reply:
     from ..dispatch import RunContext, update_from_transcript
     from ..phrases import Intent
-    from ..relay.template import SnapshotNotes
-    from ..relay.workflows import snapshot
 
     sid = memory_session(run, register=True)
     if run.transcript is None:
@@ -25,14 +23,7 @@ def on_pre_compact(run: HookRun) -> Reply:
     if sid:
         context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
         update_from_transcript(Intent("session.update", "pre-compact", "en"), context)
-    snapshot(
-        run.workspace,
-        SnapshotNotes(),
-        transcript=run.transcript,
-        platform=run.inp.platform,
-        force=True,
-        home=run.home,
-    )
+    _relay_snapshot(run)
     return Reply(notice=f"[workmem] notes, snapshot {sid} and relay snapshot saved")
 
 
@@ -57,8 +48,6 @@ def on_session_end(run: HookRun) -> Reply:
     from ..dispatch import RunContext, update_from_transcript
     from ..journal.writer import MemoryWriter
     from ..phrases import Intent
-    from ..relay.template import SnapshotNotes
-    from ..relay.workflows import snapshot
 
     sid = memory_session(run, register=False)
     if run.transcript is None or sid is None:
@@ -67,14 +56,7 @@ def on_session_end(run: HookRun) -> Reply:
     # One notes extraction serves both the snapshot and the resumption note.
     updated = update_from_transcript(Intent("session.update", "session-end", "en"), context)
     state = str(updated.details.get("current_state") or "")
-    snapshot(
-        run.workspace,
-        SnapshotNotes(),
-        transcript=run.transcript,
-        platform=run.inp.platform,
-        force=True,
-        home=run.home,
-    )
+    _relay_snapshot(run)
     if state:
         note = (
             f"I was working in memory session {sid}. Where I left it ({clock.stamp()}): "
@@ -86,6 +68,22 @@ def on_session_end(run: HookRun) -> Reply:
         )
     _index_transcript(run)
     return Reply()
+
+
+def _relay_snapshot(run: HookRun) -> None:
+    """The relay snapshot from the transcript, written whatever its zone (compaction or end
+    is the last chance)."""
+    from ..relay.template import SnapshotNotes
+    from ..relay.workflows import snapshot
+
+    snapshot(
+        run.workspace,
+        SnapshotNotes(),
+        transcript=run.transcript,
+        platform=run.inp.platform,
+        force=True,
+        home=run.home,
+    )
 
 
 def _index_transcript(run: HookRun) -> None:
