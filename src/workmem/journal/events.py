@@ -134,6 +134,24 @@ class Ledger:
                 highest = max(highest, int(match.group(1)))
         return f"evt-{highest + 1:05d}"
 
+    def timeline(self) -> tuple[list[Event], list[Event]]:
+        """Dated events newest first (by the day they happened, then when they were
+        recorded); undated events apart, the most recently recorded first.
+
+        An undated event has no place in time, so it is not guessed into one: it is listed
+        after the timeline instead of being placed at the day it was mentioned.
+        """
+        order = {id(event): position for position, event in enumerate(self.events)}
+
+        def recorded(event: Event) -> tuple[str, int]:
+            return (event.recorded_at or "", order[id(event)])
+
+        dated = [e for e in self.events if e.day is not None]
+        undated = [e for e in self.events if e.day is None]
+        dated.sort(key=lambda e: (e.normalized_date or "", *recorded(e)), reverse=True)
+        undated.sort(key=recorded, reverse=True)
+        return dated, undated
+
     def find_same(self, event: Event) -> Event | None:
         for existing in self.events:
             if (

@@ -13,7 +13,6 @@ the derived index there, as ``workmem search`` does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -104,25 +103,6 @@ class EventsPage:
         }
 
 
-def timeline_order(events: Sequence[Event]) -> tuple[list[Event], list[Event]]:
-    """Dated events newest first (by the day they happened, then when they were recorded);
-    undated events apart, the most recently recorded first.
-
-    An undated event has no place in time, so it is not guessed into one: it is listed
-    after the timeline instead of being placed at the day it was mentioned.
-    """
-    order = {id(event): position for position, event in enumerate(events)}
-
-    def recorded(event: Event) -> tuple[str, int]:
-        return (event.recorded_at or "", order[id(event)])
-
-    dated = [e for e in events if e.day is not None]
-    undated = [e for e in events if e.day is None]
-    dated.sort(key=lambda e: (e.normalized_date or "", *recorded(e)), reverse=True)
-    undated.sort(key=recorded, reverse=True)
-    return dated, undated
-
-
 class MemoryReader:
     """Read-only access to one workspace, one core call per page."""
 
@@ -174,7 +154,7 @@ class MemoryReader:
 
         path = JournalPaths(self.workspace).events
         ledger = read_ledger(Store(self.workspace), path)
-        dated, undated = timeline_order(ledger.events)
+        dated, undated = ledger.timeline()
         return EventsPage(self._show(path), dated, undated, ledger.skipped)
 
     def search(self, query: str, *, kinds: list[str] | None = None, k: int = 10) -> list[Hit]:
