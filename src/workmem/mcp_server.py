@@ -167,8 +167,10 @@ def build_server(root: str | Path | None = None) -> MCPServer:
     @server.tool(annotations=read_only)
     @_friendly
     def doctor() -> dict[str, Any]:
-        """Inconsistencies between the board, the snapshots and the archive."""
-        result: dict[str, Any] = board().doctor().to_dict()
+        """Inconsistencies between the memory files (board, snapshots, archive, …)."""
+        from .doctor import run
+
+        result: dict[str, Any] = run(board().ctx.workspace).to_dict()
         return result
 
     # ---- notes, wrap-up, journal ----------------------------------------------------

@@ -20,7 +20,7 @@ _EXPORTS = {
     "Board": ".api",
     "BoardContext": ".context",
     "BoardRow": ".model",
-    "DoctorReport": ".inspect",
+    "DoctorReport": "..doctor",
     "OrganizeReport": ".cleanup",
     "SessionResult": ".start",
     "SessionView": ".inspect",
@@ -28,10 +28,11 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from ..doctor import DoctorReport
     from .api import Board
     from .cleanup import OrganizeReport
     from .context import BoardContext
-    from .inspect import DoctorReport, SessionView
+    from .inspect import SessionView
     from .model import BoardRow
     from .snapshot import SnapshotChange
     from .start import SessionResult

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..doctor import DoctorReport
 from .cleanup import OrganizeReport, archive_session, organize
 from .context import BoardContext
-from .inspect import DoctorReport, SessionView, doctor, list_sessions, show_session
+from .inspect import SessionView, doctor, list_sessions, show_session
 from .lifecycle import SessionResult, register_session, start_session, update_session
 from .links import continue_session, release_reference
 from .model import BoardRow

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import clock
+from ..doctor import DoctorReport
 from ..errors import FormatError, NotFoundError, UsageError
+from ..root import Workspace
 from .context import BoardContext
 from .model import ACTIVE, IDLE, STALE, STATUSES, BoardRow, check_session_id
 from .snapshot import continues_from
@@ -65,44 +67,25 @@ def show_session(ctx: BoardContext, session_id: str) -> SessionView:
     raise NotFoundError(f"session {session_id} is neither on the board nor archived")
 
 
-@dataclass
-class Finding:
-    kind: str
-    session_id: str | None
-    message: str
-
-    def to_dict(self) -> dict[str, str | None]:
-        return {"kind": self.kind, "session_id": self.session_id, "message": self.message}
-
-
-@dataclass
-class DoctorReport:
-    rows: int = 0
-    findings: list[Finding] = field(default_factory=list)
-
-    @property
-    def healthy(self) -> bool:
-        return not self.findings
-
-    def add(self, kind: str, session_id: str | None, message: str) -> None:
-        self.findings.append(Finding(kind, session_id, message))
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "rows": self.rows,
-            "healthy": self.healthy,
-            "findings": [f.to_dict() for f in self.findings],
-        }
+def check_board(workspace: Workspace, report: DoctorReport) -> None:
+    """The board's part of ``workmem doctor``."""
+    board_findings(BoardContext.open(workspace.root), report)
 
 
 def doctor(ctx: BoardContext) -> DoctorReport:
     """Every inconsistency between the board, the snapshots and the archive, without fixing."""
     report = DoctorReport()
+    board_findings(ctx, report)
+    return report
+
+
+def board_findings(ctx: BoardContext, report: DoctorReport) -> None:
+    """Add the board's inconsistencies (board, snapshots, archive) to ``report``."""
     try:
         rows = ctx.index.read().rows()
     except FormatError as exc:
         report.add("malformed-board", None, str(exc))
-        return report
+        return
     report.rows = len(rows)
     on_board = {}
     for row in rows:
@@ -186,7 +169,6 @@ def doctor(ctx: BoardContext) -> DoctorReport:
             f"{ctx.store.show(leftover)} was left by a writer that died mid-write; the file "
             "beside it is intact, this one can be deleted",
         )
-    return report
 
 
 def leftover_temp_files(folder: Path) -> list[Path]:

@@ -175,7 +175,9 @@ def cmd_organize(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    report = _board(args).doctor()
+    from ..doctor import run
+
+    report = run(_board(args).ctx.workspace, fix=args.fix)
     if wants_json(args):
         emit_json(report.to_dict())
     elif report.healthy:
@@ -184,6 +186,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         say(f"{len(report.findings)} problem(s) on a board of {report.rows} rows:")
         for finding in report.findings:
             say(f"  [{finding.kind}] {finding.session_id or '-'}: {finding.message}")
+    for repair in report.repairs:
+        say(f"  repaired: {repair}")
     return 0 if report.healthy else 1
 
 
@@ -249,4 +253,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     org.set_defaults(handler=cmd_organize)
 
     doc = subparsers.add_parser("doctor", parents=[common], help="consistency report")
+    doc.add_argument(
+        "--fix", action="store_true", help="repair what can be repaired safely, then report"
+    )
     doc.set_defaults(handler=cmd_doctor)

@@ -1,0 +1,101 @@
+"""Free text inside structured markdown: kept readable, never turned into structure.
+
+Every memory file is structure (headings, a table, frontmatter fences, workmem's own
+``<!-- workmem:… -->`` markers) around free text that someone else wrote: an agent's summary,
+a decision given on the command line, prose or tool output captured from a transcript.
+Real agents write "## Summary" and "---" in their replies and paste tables and code; written
+as they are, those lines would become sections, rows or fences that the file's reader then
+refuses, or would forge a session entry or a reference. Every writer passes free text
+through here first, so the rule is one rule:
+
+- a line that would start a heading gets a backslash before its ``#`` (``\\## Summary``,
+  which markdown shows as the text ``## Summary``), inside code fences too, since not every
+  reader of every file knows fences;
+- a line of only ``-``, ``=``, ``*`` or ``_`` (a frontmatter fence, a rule, a setext
+  underline) gets a backslash;
+- a code fence left open is closed at the end of the text, so it cannot swallow the
+  headings that follow it in the file;
+- ``<!--`` becomes ``<\\!--``, so free text can never open a comment or forge a marker;
+- line ends are LF, control characters go, trailing spaces go (a reader that strips them
+  would otherwise read back something other than what was written).
+
+``neutralize_line`` is the one-line form (a summary, a topic, a table cell's text): lines
+are joined with spaces, then the same rules hold for its start. ``restore`` undoes the
+escapes for display. Both are idempotent: neutralizing neutral text changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HEADING = re.compile(r"^([ \t]{0,3})(#{1,6})(?=[ \t]|$)")
+_RULE = re.compile(r"^([ \t]{0,3})([-=*_])(?:[ \t]*\2){2,}[ \t]*$")
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_COMMENT = "<!--"
+_SAFE_COMMENT = "<\\!--"
+_ESCAPED_HEADING = re.compile(r"^([ \t]{0,3})\\(#{1,6})(?=[ \t]|$)")
+_ESCAPED_RULE = re.compile(r"^([ \t]{0,3})\\([-=*_](?:[ \t]*[-=*_]){2,}[ \t]*)$")
+_SPACE = re.compile(r"\s+")
+
+
+def _clean(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROL.sub("", text.replace("\t", "    "))
+
+
+def _neutral_start(line: str) -> str:
+    """The line with a would-be heading or fence-like rule at its start escaped."""
+    line = _HEADING.sub(r"\1\\\2", line, count=1)
+    return _RULE.sub(lambda m: f"{m.group(1)}\\{m.group(0)[len(m.group(1)) :]}", line, count=1)
+
+
+def clip(line: str, width: int) -> str:
+    """``line`` cut to ``width`` characters, saying how much was cut."""
+    if len(line) <= width:
+        return line
+    cut = len(line) - width
+    return f"{line[:width].rstrip()} … ({cut:,} more characters)"
+
+
+def neutralize_block(text: str, *, max_line: int | None = None) -> str:
+    """Multi-line free text made safe to place inside a section of a markdown file."""
+    lines: list[str] = []
+    fence: str | None = None
+    for raw in _clean(text).split("\n"):
+        line = raw.rstrip().replace(_COMMENT, _SAFE_COMMENT)
+        if max_line is not None:
+            line = clip(line, max_line)
+        marker = _FENCE.match(line)
+        if marker is not None:
+            mark = marker.group(1)
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark) :]:
+                fence = None
+        lines.append(_neutral_start(line))
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    if fence is not None:
+        lines.append(fence)
+    return "\n".join(lines)
+
+
+def neutralize_line(text: str, *, limit: int | None = None) -> str:
+    """Free text as one safe line: whitespace folded, start escaped, no trailing space."""
+    flat = _SPACE.sub(" ", _clean(text)).strip().replace(_COMMENT, _SAFE_COMMENT)
+    if limit is not None and len(flat) > limit:
+        flat = flat[: max(limit - 1, 0)].rstrip() + "…"
+    return _neutral_start(flat)
+
+
+def restore(text: str) -> str:
+    """The text as its writer wrote it (escapes undone), for showing it to a person."""
+    out = []
+    for line in text.split("\n"):
+        line = _ESCAPED_HEADING.sub(r"\1\2", line, count=1)
+        line = _ESCAPED_RULE.sub(r"\1\2", line, count=1)
+        out.append(line.replace(_SAFE_COMMENT, _COMMENT))
+    return "\n".join(out)
