@@ -19,6 +19,7 @@ from .root import Workspace
 
 if TYPE_CHECKING:
     from .board.context import BoardContext
+    from .continuity.save import SaveReport
 
 
 @dataclass
@@ -64,31 +65,6 @@ def _need_session(run: RunContext, workflow: str) -> str:
     return run.session_id
 
 
-def transcript_context(run: RunContext) -> tuple[str, list[str]]:
-    """Current state and touched files from the session's notes, refreshed from the transcript."""
-    if run.transcript is None or run.session_id is None:
-        return "", []
-    from .notes import template
-    from .notes.workflow import update_notes
-
-    result = update_notes(
-        run.workspace,
-        session_id=run.session_id,
-        transcript=run.transcript,
-        platform=run.platform,
-        home=run.home,
-    )
-    text = result.path.read_text(encoding="utf-8") if result.path.is_file() else ""
-    sections = template.parse(text) if text else {}
-    state = sections.get("Current State", "").strip()
-    files = [
-        line.lstrip("-* ").strip()
-        for line in sections.get("Files and Functions", "").splitlines()
-        if line.strip().startswith(("-", "*"))
-    ]
-    return state, files[:20]
-
-
 def _register(intent: Intent, run: RunContext) -> IntentResult:
     from .board.lifecycle import register_session
 
@@ -101,25 +77,50 @@ def _register(intent: Intent, run: RunContext) -> IntentResult:
     )
 
 
+def _save_parts(
+    run: RunContext, sid: str | None, reason: str, parts: tuple[str, ...]
+) -> SaveReport:
+    """The session's save from its transcript (one read, parts on their own)."""
+    from .continuity.save import save_session
+
+    return save_session(
+        run.workspace,
+        session_id=sid,
+        transcript=run.transcript,
+        platform=run.platform,
+        reason=reason,
+        parts=parts,
+        home=run.home,
+    )
+
+
 def update_from_transcript(intent: Intent, run: RunContext) -> IntentResult:
+    """The deterministic half of a session update: notes, snapshot and row from the
+    transcript; the decisions and next actions are the agent's to add."""
     from .board.lifecycle import update_session
-    from .board.snapshot import CURRENT_CONTEXT, FILES, SnapshotChange
+    from .continuity.save import NOTES, SNAPSHOT
 
     sid = _need_session(run, intent.workflow)
-    state, files = transcript_context(run)
-    change = SnapshotChange()
-    if state:
-        change.add(CURRENT_CONTEXT, state)
-    if files:
-        change.add(FILES, "\n".join(files))
-    result = update_session(_board(run), sid, change=change)
+    if run.transcript is None:
+        update_session(_board(run), sid)
+        details: dict[str, object] = {"saved": ["snapshot"], "failed": {}}
+    else:
+        report = _save_parts(run, sid, intent.workflow, (NOTES, SNAPSHOT))
+        if SNAPSHOT in report.failed:
+            return IntentResult(
+                intent.workflow,
+                False,
+                f"{intent.workflow} failed: {report.failed[SNAPSHOT]}",
+                sid,
+                report.to_dict(),
+            )
+        details = {"saved": list(report.done), "failed": report.failed}
     text = (
         f"Memory session {sid} updated (status active); snapshot "
         f"memory/sessions/{sid}.md merged. Add decisions, open questions and next actions "
         f'with: workmem session update {sid} --section "Decisions=..." '
         '--section "Next Actions=..." (mark finished items "[done] ...").'
     )
-    details: dict[str, object] = {"files": result.files, "current_state": state}
     return IntentResult(intent.workflow, True, text, sid, details)
 
 
@@ -210,22 +211,17 @@ def _migrate(intent: Intent, run: RunContext) -> IntentResult:
 
 def _wrap(intent: Intent, run: RunContext) -> IntentResult:
     """The deterministic half of a wrap-up; the memories themselves come from the agent."""
+    from .continuity.save import NOTES, RELAY, SNAPSHOT
+
     saved: list[str] = []
     if run.transcript is not None:
-        from .relay.template import SnapshotNotes
-        from .relay.workflows import snapshot
-
-        result = snapshot(
-            run.workspace,
-            SnapshotNotes(),
-            transcript=run.transcript,
-            platform=run.platform,
-            force=True,
-            home=run.home,
-        )
-        if result.written:
+        parts = (RELAY, NOTES, SNAPSHOT) if run.session_id else (RELAY,)
+        report = _save_parts(run, run.session_id, intent.workflow, parts)
+        if RELAY in report.done:
             saved.append("memory/relay-snapshot.md (and today's daily log)")
-    if run.session_id:
+        if SNAPSHOT in report.done:
+            saved.append(f"memory/sessions/{run.session_id}.md")
+    elif run.session_id:
         update_from_transcript(intent, run)
         saved.append(f"memory/sessions/{run.session_id}.md")
     chinese = intent.language in ("zh", "ja")

@@ -85,8 +85,10 @@ def test_claude_code_session_lifecycle_on_a_built_transcript(
     out = hook(capsys, monkeypatch, "claude-code", "SessionStart", {**base, "source": "compact"})
     context = _context("claude-code", out)
     assert context.startswith(f"Your Memory Session ID is: {sid}")
-    assert "continued from a previous conversation" in context
-    assert f"Session snapshot ({sid})" in context
+    # One document: the request and the files once each, no empty "None" sections.
+    assert context.count("Add rate limiting to the login endpoint") == 2  # title and request
+    assert "## Last request" in context and context.count("src/auth/limit.py") == 2
+    assert "None" not in context
     assert len(rows(root)) == 1  # no second registration after the compaction
 
     assert hook(capsys, monkeypatch, "claude-code", "SessionEnd", {**base, "reason": "exit"}) == ""

@@ -141,13 +141,21 @@ def test_gate_decisions() -> None:
     assert decide(s, done, 6_000).run  # after a compaction growth counts from zero
 
 
-def test_broken_notes_file_is_reported_not_overwritten(root: Path, transcript: Path) -> None:
+def test_a_hand_edited_notes_file_is_read_tolerantly_and_the_save_goes_on(
+    root: Path, transcript: Path
+) -> None:
     path = root / "memory" / "sessions" / f"{SID}.notes.md"
     path.parent.mkdir(parents=True)
-    path.write_text("## Session Title\n_changed description_\n")
-    with pytest.raises(FormatError, match="not the ten in order"):
-        update_notes(Workspace(root), session_id=SID, transcript=transcript)
-    assert path.read_text() == "## Session Title\n_changed description_\n"
+    path.write_text(
+        "## Session Title\n_changed description_\nMy title\n\n## My Own Notes\n- keep me\n"
+    )
+    result = update_notes(Workspace(root), session_id=SID, transcript=transcript)
+    assert result.ran
+    text = path.read_text()
+    notes = template.read(text)
+    assert notes.sections["Session Title"] == "My title"  # the title is kept once set
+    assert ("## My Own Notes", "- keep me") in [(h, b.strip()) for h, b in notes.extra]
+    assert [n for n in template.NAMES if f"## {n}\n" in text] == list(template.NAMES)
     for bad in ("../escape", "a/b", ".."):
         with pytest.raises(UsageError):
             update_notes(Workspace(root), session_id=bad, transcript=transcript)
@@ -279,12 +287,14 @@ def test_llm_invalid_answers_are_retried_then_refused(serve: Any) -> None:
     assert extract_with_llm(config, "notes", "talk") == {"Worklog": "- did things"}
     assert len(fake.requests) == 3 and fake.requests[0]["path"] == "/v1/messages"
     assert "Refused: unknown notes section" in json.dumps(fake.requests[2]["body"]["messages"])
-    forged = FakeLLM(
-        [edits(Worklog="## Session Title\n_A short, distinctive title for the session_")]
-    )
-    with pytest.raises(ExtractionError, match="after 4 turns"):
-        extract_with_llm(LlmConfig("openai", serve(forged), "m"), "notes", "talk")
-    assert len(forged.requests) == 4
+    # Content that looks like structure is not refused: the writer makes it text.
+    forged_text = "## Session Title\n_A short, distinctive title for the session_"
+    forged = FakeLLM([edits(Worklog=forged_text)])
+    answer = extract_with_llm(LlmConfig("openai", serve(forged), "m"), "notes", "talk")
+    assert answer == {"Worklog": forged_text} and len(forged.requests) == 1
+    written = template.read(template.render(SID, answer))
+    assert written.sections["Session Title"] == "" and not written.problems
+    assert written.sections["Worklog"].startswith("\\## Session Title")
 
 
 def test_llm_failures_leave_notes_unchanged_and_are_logged(

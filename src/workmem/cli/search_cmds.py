@@ -262,3 +262,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     loc.add_argument("--only", help="only these conversations (comma-separated sample_ids)")
     loc.add_argument("--keep", metavar="DIR", help="keep the memory roots in DIR")
     loc.set_defaults(handler=cmd_bench_locomo)
+    from .continuity_cmds import register_bench
+
+    register_bench(which, common)

@@ -1,30 +1,59 @@
 """Pre-compact, stop and session end: save what the session knows before it is lost.
 
-Pre-compact merges the notes into the snapshot and writes the relay snapshot, verified,
-within the platform's timeout; stop starts the gated notes extraction detached; session
-end checkpoints the snapshot, the relay snapshot (with its daily-log entry), leaves a
-resumption note built from the notes and, when transcripts are searched, indexes the
-session's transcript.
+The save itself is the continuity room's (``continuity.save``): one read of the transcript,
+then the notes, the board snapshot and row, the relay snapshot and, at the end of the
+session, the journal's entry and the transcript's search index, each on its own, so that
+one failing costs only itself. Stop starts the gated notes extraction detached.
 """
 
 from __future__ import annotations
 
-from .. import clock
 from .handlers import HookRun, Reply, memory_session
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+def _logger(run: HookRun) -> Callable[[str, BaseException], None]:
+    """Each failed part of a save goes to the hook log, named after its hook and part."""
+    from .runner import log_failure
+
+    def log(part: str, exc: BaseException) -> None:
+        log_failure(run.workspace.state_dir, f"{run.inp.platform}:{run.inp.event}/{part}", exc)
+
+    return log
+
+
+def _save(run: HookRun, parts: tuple[str, ...], *, register: bool, tell: bool) -> Reply:
+    from ..continuity.save import save_session
+
+    sid = memory_session(run, register=register)
+    if run.transcript is None or sid is None:
+        return Reply()
+    report = save_session(
+        run.workspace,
+        session_id=sid,
+        transcript=run.transcript,
+        platform=run.inp.platform,
+        reason=run.inp.event,
+        parts=parts,
+        home=run.home,
+        log=_logger(run),
+    )
+    if not tell:
+        return Reply()
+    saved = ", ".join(report.done) or "nothing"
+    notice = f"[workmem] session {sid}: saved {saved}"
+    if report.failed:
+        notice += f"; failed: {', '.join(report.failed)} (see `workmem doctor`)"
+    return Reply(notice=notice)
 
 
 def on_pre_compact(run: HookRun) -> Reply:
-    from ..dispatch import RunContext, update_from_transcript
-    from ..phrases import Intent
+    from ..continuity.save import PRE_COMPACT_PARTS
 
-    sid = memory_session(run, register=True)
-    if run.transcript is None:
-        return Reply()
-    if sid:
-        context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
-        update_from_transcript(Intent("session.update", "pre-compact", "en"), context)
-    _relay_snapshot(run)
-    return Reply(notice=f"[workmem] notes, snapshot {sid} and relay snapshot saved")
+    return _save(run, PRE_COMPACT_PARTS, register=True, tell=True)
 
 
 def on_stop(run: HookRun) -> Reply:
@@ -43,58 +72,7 @@ def on_stop(run: HookRun) -> Reply:
 
 
 def on_session_end(run: HookRun) -> Reply:
-    """Checkpoint the session's state: relay snapshot (with its daily-log entry), the board
-    snapshot from the notes, and a resumption note built from the notes."""
-    from ..dispatch import RunContext, update_from_transcript
-    from ..journal.writer import MemoryWriter
-    from ..phrases import Intent
+    from ..continuity.save import SESSION_END_PARTS
 
-    sid = memory_session(run, register=False)
-    if run.transcript is None or sid is None:
-        return Reply()
-    context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
-    # One notes extraction serves both the snapshot and the resumption note.
-    updated = update_from_transcript(Intent("session.update", "session-end", "en"), context)
-    state = str(updated.details.get("current_state") or "")
-    _relay_snapshot(run)
-    if state:
-        note = (
-            f"I was working in memory session {sid}. Where I left it ({clock.stamp()}): "
-            f"{state.strip()}\nPick up from there; the session snapshot and notes have details."
-        )
-        MemoryWriter(run.workspace.root).end_session(
-            session_summary=f"Session {sid} ended: {state.strip()[:300]}",
-            resumption_note=note,
-        )
-    _index_transcript(run)
-    return Reply()
-
-
-def _relay_snapshot(run: HookRun) -> None:
-    """The relay snapshot from the transcript, written whatever its zone (compaction or end
-    is the last chance)."""
-    from ..relay.template import SnapshotNotes
-    from ..relay.workflows import snapshot
-
-    snapshot(
-        run.workspace,
-        SnapshotNotes(),
-        transcript=run.transcript,
-        platform=run.inp.platform,
-        force=True,
-        home=run.home,
-    )
-
-
-def _index_transcript(run: HookRun) -> None:
-    """With ``[search] transcripts`` on, the ended session's words become searchable now."""
-    import contextlib
-
-    from ..errors import LockTimeoutError
-    from ..retrieval.search import index_transcript
-
-    if run.transcript is None:
-        return
-    # A reindex holding the index is already reading every transcript: do not wait on it.
-    with contextlib.suppress(LockTimeoutError):
-        index_transcript(run.workspace, run.transcript, wait=2.0)
+    # The session is over: nobody reads a notice now (failures are in the hook log).
+    return _save(run, SESSION_END_PARTS, register=False, tell=False)

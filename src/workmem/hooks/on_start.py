@@ -1,8 +1,8 @@
 """Session start: register or find the memory session, then give the agent its context.
 
 A new session gets the loader's budgeted working memory and the relay restore; a resumed
-or compacted one gets its own notes (the compaction seed), its snapshot and the relay
-snapshot instead.
+or compacted one gets one document of where it left off, built from the transcript and
+what its saves wrote (``continuity.resume``), within ``[hooks] resume_tokens``.
 """
 
 from __future__ import annotations
@@ -16,11 +16,20 @@ RESUME_SOURCES = ("compact", "resume")
 
 def on_session_start(run: HookRun) -> Reply:
     sid = memory_session(run, register=True)
-    parts = [f"Your Memory Session ID is: {sid}"]
+    head = f"Your Memory Session ID is: {sid}"
     if run.inp.source in RESUME_SOURCES and sid:
-        parts += _resume_parts(run, sid)
-    else:
-        parts += _startup_parts(run)
+        from ..continuity.resume import build_resume_context
+
+        resumed = build_resume_context(
+            run.workspace,
+            session_id=sid,
+            transcript=run.transcript,
+            platform=run.inp.platform,
+            home=run.home,
+            header=[head],
+        )
+        return Reply(context=resumed.text)
+    parts = [head, *_startup_parts(run)]
     return Reply(context="\n\n".join(p.strip() for p in parts if p and p.strip()))
 
 
@@ -39,27 +48,6 @@ def _startup_parts(run: HookRun) -> list[str]:
     restored = restore(run.workspace, platform=run.inp.platform, exclude=exclude, home=run.home)
     if restored.text.strip() and (restored.sessions or restored.snapshot_found):
         parts.append(_cap(restored.text, START_CONTEXT_TOKENS))
-    return parts
-
-
-def _resume_parts(run: HookRun, sid: str) -> list[str]:
-    from ..board.context import BoardContext
-    from ..errors import NotFoundError
-    from ..relay.restore import read_snapshot
-
-    parts = []
-    try:
-        from ..notes.workflow import compaction_seed
-
-        parts.append(compaction_seed(run.workspace, sid, run.transcript))
-    except NotFoundError:
-        pass  # no notes yet for a young session
-    snapshot = BoardContext.open(run.workspace.root).snapshot_text(sid)
-    if snapshot:
-        parts.append(f"Session snapshot ({sid}):\n\n{snapshot}")
-    relay = read_snapshot(run.workspace)
-    if relay:
-        parts.append(_cap(relay, START_CONTEXT_TOKENS // 2))
     return parts
 
 

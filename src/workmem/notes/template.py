@@ -1,15 +1,22 @@
 """The notes file ``memory/sessions/<id>.notes.md``: ten sections, each a header line and an
-italic description line that no extractor may change, then the content it maintains.
+italic description line, then the content the extractor maintains.
 
-Parsing checks exactly that: every header present once, in order, each followed by its
-description verbatim. A file that fails is reported, never rewritten over.
+Whatever the writer writes, the reader accepts: every content is passed through
+``files.freetext`` before it is rendered, so an agent's "## Summary" inside Key Results
+stays text of Key Results. And whatever a person made of the file, the reader reads it
+without refusing: sections it does not know are kept (and written back after the ten), a
+missing section is empty, an edited description line is noted, never fatal. A save must
+never stop because the notes look unusual.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
-from ..errors import FormatError, UsageError
+from ..errors import UsageError
+from ..files.freetext import neutralize_block
+from ..files.outline import parse_outline
 
 #: (section, italic description) in the seed's order; the descriptions are the seed's words
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -54,39 +61,62 @@ def description(name: str) -> str:
     return f"_{dict(SECTIONS)[name]}_"
 
 
-def render(session_id: str, contents: dict[str, str]) -> str:
+@dataclass
+class NotesFile:
+    """A notes file as read: the ten sections' contents, what else it holds, what was odd."""
+
+    sections: dict[str, str]
+    #: sections the template does not know, as (heading line, body), kept as they were
+    extra: list[tuple[str, str]] = field(default_factory=list)
+    #: how the file differs from the template (for reports; never a reason to refuse)
+    problems: list[str] = field(default_factory=list)
+
+
+def render(
+    session_id: str, contents: dict[str, str], extra: list[tuple[str, str]] | None = None
+) -> str:
+    """The notes file; each content is made structure-safe (``neutralize_block``)."""
     lines = [f"# Session Notes: {session_id}", ""]
     for name in NAMES:
         lines += [header(name), description(name), ""]
-        body = contents.get(name, "").strip()
+        body = neutralize_block(contents.get(name, ""))
         if body:
             lines += [body, ""]
+    for heading, body in extra or []:
+        lines += [heading, *body.strip("\n").split("\n"), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def read(text: str, path: str = "<notes>") -> NotesFile:
+    """Tolerant reading: never raises on content (see the module docstring)."""
+    outline = parse_outline(text.replace("\r\n", "\n"), (2,))
+    notes = NotesFile({name: "" for name in NAMES})
+    seen: list[str] = []
+    for node in outline.nodes:
+        name = node.title.strip()
+        if name not in notes.sections:
+            notes.extra.append((node.heading, "\n".join(node.body)))
+            notes.problems.append(f"{path}: section {name!r} is not one of the ten; kept as is")
+            continue
+        body = list(node.body)
+        first = next((i for i, line in enumerate(body) if line.strip()), None)
+        if first is not None and body[first].strip() == description(name):
+            del body[first]
+        elif first is not None and body[first].strip().startswith("_"):
+            del body[first]
+            notes.problems.append(f"{path}: the description line of {name!r} was changed")
+        content = "\n".join(body).strip()
+        if name in seen:
+            notes.problems.append(f"{path}: section {name!r} appears twice; merged")
+            content = f"{notes.sections[name]}\n\n{content}".strip()
+        seen.append(name)
+        notes.sections[name] = content
+    missing = [n for n in NAMES if n not in seen]
+    if missing:
+        notes.problems.append(f"{path}: sections missing (read as empty): {', '.join(missing)}")
+    return notes
+
+
 def parse(text: str, path: str = "<notes>") -> dict[str, str]:
-    """Section -> content; raises ``FormatError`` if a header or description was altered."""
-    lines = text.split("\n")
-    positions: list[tuple[str, int]] = []
-    for index, line in enumerate(lines):
-        if line.startswith("## "):
-            name = line[3:].strip()
-            if name not in NAMES:
-                raise FormatError(f"unknown notes section {name!r}", path=path, line=index + 1)
-            positions.append((name, index))
-    found = [name for name, _ in positions]
-    if found != list(NAMES):
-        missing = [n for n in NAMES if n not in found]
-        raise FormatError(
-            f"notes sections are not the ten in order (missing {missing}, found {found})",
-            path=path,
-        )
-    contents: dict[str, str] = {}
-    for number, (name, start) in enumerate(positions):
-        end = positions[number + 1][1] if number + 1 < len(positions) else len(lines)
-        if start + 1 >= len(lines) or lines[start + 1] != description(name):
-            raise FormatError(
-                f"the description line of {name!r} was changed", path=path, line=start + 2
-            )
-        contents[name] = "\n".join(lines[start + 2 : end]).strip()
-    return contents
+    """Section -> content, read tolerantly."""
+    return read(text, path).sections

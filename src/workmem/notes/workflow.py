@@ -19,6 +19,7 @@ from typing import Any
 
 from ..clock import stamp
 from ..errors import NotFoundError, UsageError, WriteError
+from ..files.freetext import neutralize_block
 from ..files.store import Store
 from ..root import Workspace
 from ..transcripts.model import Transcript
@@ -27,6 +28,8 @@ from .gates import GateState, decide, load_notes_settings, load_state, save_stat
 from .validate import ExtractionError, enforce_budget
 
 SESSION_ENV = "WORKMEM_SESSION_ID"
+#: a captured line longer than this is cut (minified output, base64) with a count
+MAX_LINE = 2000
 LOG_NAME = "extractor.log"
 
 
@@ -75,11 +78,11 @@ def _session_id(explicit: str | None, transcript: Transcript | None) -> str:
     return template.check_session_id(chosen)
 
 
-def read_notes(store: Store, path: Path) -> dict[str, str] | None:
+def read_notes(store: Store, path: Path) -> template.NotesFile | None:
     current = store.read_text(path)
     if current is None:
         return None
-    return template.parse(current[0], store.show(path))
+    return template.read(current[0], store.show(path))
 
 
 def conversation_text(transcript: Transcript) -> str:
@@ -128,15 +131,24 @@ def update_notes(
     gated: bool = False,
     extractor: str | None = None,
     home: Path | None = None,
+    parsed: Transcript | None = None,
 ) -> NotesResult:
-    """Run the extractor (forced, or ``gated`` by the token thresholds) and write the notes."""
+    """Run the extractor (forced, or ``gated`` by the token thresholds) and write the notes.
+
+    ``parsed``: the transcript already read by the caller (a save reads it once for all
+    its parts); it must be the transcript at ``transcript``.
+    """
     from ..redact import redact
     from ..relay.usage import context_usage, usage_of
     from ..relay.workflows import find_transcript_path, load
 
     settings = load_notes_settings(workspace)
     chosen = extractor or settings.extractor
-    path = find_transcript_path(workspace, transcript=transcript, platform=platform, home=home)
+    path = (
+        parsed.path
+        if parsed is not None
+        else find_transcript_path(workspace, transcript=transcript, platform=platform, home=home)
+    )
     if path is None:
         raise NotFoundError("no transcript found for this workspace: pass --transcript F")
     store = _store(workspace)
@@ -153,17 +165,18 @@ def update_notes(
             return NotesResult(
                 sid, notes_path(workspace, sid), False, decision.reason, chosen, usage.used_tokens
             )
-        read = read or load(path, platform)
+        read = read or parsed or load(path, platform)
         tokens, reason = usage.used_tokens, decision.reason
     else:
-        read = load(path, platform)
+        read = parsed or load(path, platform)
         sid = _session_id(session_id, read)
         state = load_state(workspace, sid)
         tokens, reason = (usage_of(read).used_tokens if read else 0), "forced"
     assert read is not None
     target = notes_path(workspace, sid)
     result = NotesResult(sid, target, False, reason, chosen, tokens)
-    previous = read_notes(store, target) or {}
+    existing = read_notes(store, target)
+    previous = existing.sections if existing is not None else {}
     try:
         if chosen == "llm":
             sections = _llm_sections(workspace, read, previous, sid)
@@ -178,22 +191,22 @@ def update_notes(
     cleaned: dict[str, str] = {}
     for name in template.NAMES:
         text, count = redact(sections.get(name, ""))
-        cleaned[name] = text
+        cleaned[name] = neutralize_block(text, max_line=MAX_LINE)
         result.secrets_removed += count
     cleaned, result.notes = enforce_budget(cleaned)
+    cleaned = {name: neutralize_block(body) for name, body in cleaned.items()}
     result.changed = [n for n in template.NAMES if cleaned[n] != previous.get(n, "")]
-    text = template.render(sid, cleaned)
+
+    def change(old: str | None) -> str:
+        # Sections someone added by hand are kept; the ten are the extractor's.
+        extra = template.read(old, store.show(target)).extra if old is not None else []
+        return template.render(sid, cleaned, extra)
 
     def verify(reread: str) -> None:
         if template.parse(reread, store.show(target)) != {
             n: cleaned[n].strip() for n in template.NAMES
         }:
             raise WriteError(f"{store.show(target)}: notes differ from what was written")
-
-    def change(old: str | None) -> str:
-        if old is not None:
-            template.parse(old, store.show(target))  # changed meanwhile into garbage: refuse
-        return text
 
     store.update(target, change, verify=verify)
     save_state(store, sid, GateState(tokens, state.extractions + 1, stamp()))

@@ -91,16 +91,22 @@ def snapshot(
     mode: str = "auto",
     force: bool = False,
     home: Path | None = None,
+    parsed: Transcript | None = None,
 ) -> SnapshotResult:
+    """``parsed``: the transcript already read by the caller (a save reads it once)."""
     from ..clock import now as clock_now
     from .snapshot import write_snapshot
     from .usage import usage_of
     from .zones import zone_for
 
-    path = find_transcript_path(
-        workspace, transcript=transcript, session=session, platform=platform, home=home
+    path = (
+        parsed.path
+        if parsed is not None
+        else find_transcript_path(
+            workspace, transcript=transcript, session=session, platform=platform, home=home
+        )
     )
-    read = load(path, platform)
+    read = parsed or load(path, platform)
     usage = usage_of(read, _window(workspace)) if read is not None else None
     zone = zone_for(usage.percent) if usage is not None else None
     chosen = mode

@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .common import as_int, plan_from_call, string_or_none, text_of
+from .common import as_int, string_or_none, text_of
 from .jsonl import Records
 from .model import Compaction, Message, ToolCall, ToolResult, Transcript, Usage
+from .plans import PlanBook
 from .tree import rewound_records
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
@@ -121,6 +122,7 @@ class _Builder:
         self.main = main
         self.calls: dict[str, ToolCall] = {}
         self.seen_usage: set[tuple[str, str]] = set()
+        self.book = PlanBook()
 
     def assistant(self, record: dict[str, Any]) -> None:
         message = record.get("message")
@@ -146,10 +148,8 @@ class _Builder:
                     calls.append(call)
                     if call.id:
                         self.calls[call.id] = call
-                    if self.main:
-                        plan = plan_from_call(call)
-                        if plan is not None:
-                            self.t.plan = plan
+                    if self.main and self.book.on_call(call):
+                        self.t.plan = self.book.items
         model = string_or_none(message.get("model"))
         if model == SYNTHETIC_MODEL:
             model = None
@@ -212,14 +212,21 @@ class _Builder:
                 elif kind == "tool_result":
                     call_id = string_or_none(block.get("tool_use_id"))
                     call = self.calls.get(call_id) if call_id else None
+                    output = _tool_output(block, record)
                     results.append(
                         ToolResult(
-                            output=_tool_output(block, record),
+                            output=output,
                             is_error=bool(block.get("is_error")),
                             call_id=call_id,
                             name=call.name if call else None,
                         )
                     )
+                    if (
+                        self.main
+                        and call is not None
+                        and self.book.on_result(call, record.get("toolUseResult"), output)
+                    ):
+                        self.t.plan = self.book.items
         text, kind = _user_text("\n".join(texts))
         if record.get("isCompactSummary"):
             kind = "compact_summary"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import arguments, as_int, exit_code_in, plan_from_call, string_or_none, text_of
+from .common import arguments, as_int, exit_code_in, string_or_none, text_of
 from .jsonl import Records
 from .model import Compaction, Message, ToolCall, ToolResult, Transcript, Usage
 
@@ -146,7 +146,10 @@ def _loose(record: dict[str, Any], time: str | None) -> Message | None:
 
 
 def parse(records: Records, path: Path) -> Transcript:
+    from .plans import PlanBook
+
     t = Transcript(platform="codex", path=path, skipped_lines=records.skipped)
+    book = PlanBook()
     ordered: list[tuple[Message, bool]] = []  # (message, came from event_msg)
     seen_text: set[tuple[str, str]] = set()
     calls: dict[str, ToolCall] = {}
@@ -192,9 +195,8 @@ def parse(records: Records, path: Path) -> Transcript:
                 call = _call(payload)
                 if call.id:
                     calls[call.id] = call
-                plan = plan_from_call(call)
-                if plan is not None:
-                    t.plan = plan
+                if book.on_call(call):
+                    t.plan = book.items
                 ordered.append(
                     (
                         Message(role="assistant", time=time, kind="tool_use", tool_calls=[call]),

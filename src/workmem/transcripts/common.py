@@ -1,33 +1,14 @@
-"""Small pieces every platform reader shares: content blocks, tool arguments, todo lists."""
+"""Small pieces every platform reader shares: content blocks, tool arguments, exit codes."""
 
 from __future__ import annotations
 
 import json
 import re
 
-from .model import PlanItem, ToolCall
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
     from typing import Any
 
-#: tools through which agents keep their own plan or todo list
-PLAN_TOOLS = frozenset({"todowrite", "todo_write", "update_plan", "write_todos", "todo"})
-_STATUS = {
-    "pending": "pending",
-    "todo": "pending",
-    "not_started": "pending",
-    "in_progress": "in_progress",
-    "in-progress": "in_progress",
-    "inprogress": "in_progress",
-    "active": "in_progress",
-    "doing": "in_progress",
-    "completed": "completed",
-    "complete": "completed",
-    "done": "completed",
-    "cancelled": "cancelled",
-    "canceled": "cancelled",
-}
 _EXIT_CODE = re.compile(r"(?:exit code|exited with code|Exit Code)[:=]?\s*(-?\d+)", re.I)
 
 
@@ -68,36 +49,6 @@ def arguments(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     return {"input": value}
-
-
-def plan_from_call(call: ToolCall) -> list[PlanItem] | None:
-    """The full plan a todo/plan tool call sets, or ``None`` if the call is not one."""
-    if call.name.lower() not in PLAN_TOOLS:
-        return None
-    items = None
-    for key in ("todos", "plan", "items", "tasks"):
-        if isinstance(call.input.get(key), list):
-            items = call.input[key]
-            break
-    if items is None:
-        return None
-    plan: list[PlanItem] = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        text = next(
-            (
-                item[k]
-                for k in ("content", "step", "description", "text", "title", "subject")
-                if isinstance(item.get(k), str) and item[k].strip()
-            ),
-            None,
-        )
-        if text is None:
-            continue
-        status = str(item.get("status", "pending")).strip().lower()
-        plan.append(PlanItem(text.strip(), _STATUS.get(status, status or "pending")))
-    return plan
 
 
 def exit_code_in(text: str) -> int | None:

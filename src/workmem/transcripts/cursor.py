@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .common import plan_from_call, string_or_none, text_of
+from .common import string_or_none, text_of
 from .jsonl import Records, parse_lines, read_transcript_bytes
 from .model import Message, ToolCall, ToolResult, Transcript
 
@@ -79,7 +79,10 @@ def _message(record: dict[str, Any]) -> Message | None:
 
 
 def parse(records: Records, path: Path, *, subagents: bool = True) -> Transcript:
+    from .plans import PlanBook
+
     t = Transcript(platform="cursor", path=path, skipped_lines=records.skipped)
+    book = PlanBook()
     for record in records.items:
         message = _message(record)
         if message is None:
@@ -88,9 +91,8 @@ def parse(records: Records, path: Path, *, subagents: bool = True) -> Transcript
             continue
         t.messages.append(message)
         for call in message.tool_calls:
-            plan = plan_from_call(call)
-            if plan is not None:
-                t.plan = plan
+            if book.on_call(call):
+                t.plan = book.items
     t.session_id = path.stem
     if subagents:
         folder = path.parent / "subagents"

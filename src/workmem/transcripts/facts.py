@@ -73,6 +73,8 @@ class FileTouch:
     edits: int = 0
     reads: int = 0
     functions: list[str] = field(default_factory=list)
+    #: the number of the last tool call that touched it (higher: more recent)
+    last_call: int = -1
 
     @property
     def action(self) -> str:
@@ -113,6 +115,10 @@ class TranscriptFacts:
     def edited(self) -> list[FileTouch]:
         return [f for f in self.files if f.edits or f.created]
 
+    def recent_files(self) -> list[FileTouch]:
+        """Every file touched, the most recently touched first (the files in play)."""
+        return sorted(self.files, key=lambda f: f.last_call, reverse=True)
+
     def plan_items(self, status: str) -> list[str]:
         return [p.text for p in self.plan if p.status == status]
 
@@ -130,6 +136,45 @@ def shell_command(call: ToolCall) -> str | None:
                 return str(value[-1]).strip()
             return " ".join(value)
     return None
+
+
+#: shell commands that read the files named in their arguments (how Codex reads files)
+_READERS = frozenset(
+    {"cat", "sed", "nl", "head", "tail", "less", "more", "bat", "wc", "rg", "grep", "awk", "jq"}
+)
+#: of those, the ones whose first plain argument is a pattern or a script, not a file
+_PATTERN_FIRST = frozenset({"sed", "rg", "grep", "awk", "jq"})
+_SEPARATORS = frozenset({"|", "||", "&&", ";"})
+_PATHLIKE = re.compile(r"^[\w@.+~-]*(?:/[\w@.+~-]+)*\.?[\w-]+$")
+
+
+def shell_reads(command: str) -> list[str]:
+    """Files a shell command reads with cat, sed -n, head, rg and the like."""
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    found: list[str] = []
+    program: str | None = None
+    pattern_pending = False
+    for word in words:
+        if word in _SEPARATORS:
+            program = None
+            continue
+        if program is None:
+            program = word.rsplit("/", 1)[-1]
+            pattern_pending = program in _PATTERN_FIRST
+            continue
+        if program not in _READERS or word.startswith("-"):
+            continue
+        if pattern_pending:
+            pattern_pending = False
+            continue
+        if ("/" in word or "." in word.lstrip(".")) and _PATHLIKE.match(word) and len(word) < 300:
+            found.append(word)
+    return found
 
 
 def _relative(path: str, cwd: str | None) -> str:
@@ -196,6 +241,7 @@ def extract_facts(transcript: Transcript, *, requests: int = 5) -> TranscriptFac
     messages: list[Message] = transcript.messages
     failed = {r.call_id for r in transcript.tool_results if r.is_error and r.call_id}
     last_call: ToolCall | None = None
+    number = 0
     for message in messages:
         if message.is_conversation and message.role == "assistant" and pending_errors:
             for error in pending_errors:
@@ -203,6 +249,7 @@ def extract_facts(transcript: Transcript, *, requests: int = 5) -> TranscriptFac
             pending_errors = []
         for call in message.tool_calls:
             last_call = call
+            number += 1
             if call.id:
                 calls[call.id] = call
             for error in pending_errors:
@@ -212,10 +259,16 @@ def extract_facts(transcript: Transcript, *, requests: int = 5) -> TranscriptFac
             command = shell_command(call)
             if command:
                 facts.commands.append(CommandRun(command, time=message.time))
+                for raw in shell_reads(command):
+                    path = _relative(raw, cwd)
+                    touch = files.setdefault(path, FileTouch(path))
+                    touch.reads += 1
+                    touch.last_call = number
             if name in EDIT_TOOLS and call.id not in failed:
                 for raw, created in _edited_paths(call):
                     path = _relative(raw, cwd)
                     touch = files.setdefault(path, FileTouch(path))
+                    touch.last_call = number
                     touch.edits += 1
                     touch.created = touch.created or (created and touch.edits == 1)
                     for fn in _functions(call):
@@ -226,7 +279,9 @@ def extract_facts(transcript: Transcript, *, requests: int = 5) -> TranscriptFac
                     value = call.input.get(key)
                     if isinstance(value, str) and value.strip():
                         path = _relative(value.strip(), cwd)
-                        files.setdefault(path, FileTouch(path)).reads += 1
+                        touch = files.setdefault(path, FileTouch(path))
+                        touch.reads += 1
+                        touch.last_call = number
                         break
         for result in message.tool_results:
             matched = calls.get(result.call_id) if result.call_id else None

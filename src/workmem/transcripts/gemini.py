@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import arguments, as_int, exit_code_in, plan_from_call, string_or_none, text_of
+from .common import arguments, as_int, exit_code_in, string_or_none, text_of
 from .jsonl import Records, load_json_document
 from .model import Message, ToolCall, ToolResult, Transcript, Usage
 
@@ -89,15 +89,17 @@ def _message(raw: dict[str, Any], t: Transcript) -> Message | None:
 
 
 def _finish(t: Transcript, raw_messages: list[dict[str, Any]], meta: dict[str, Any]) -> Transcript:
+    from .plans import PlanBook
+
+    book = PlanBook()
     for raw in raw_messages:
         message = _message(raw, t)
         if message is None:
             continue
         t.append(message)
         for call in message.tool_calls:
-            plan = plan_from_call(call)
-            if plan is not None:
-                t.plan = plan
+            if book.on_call(call):
+                t.plan = book.items
     t.session_id = string_or_none(meta.get("sessionId")) or t.path.stem
     t.title = string_or_none(meta.get("summary")) or t.title
     return t

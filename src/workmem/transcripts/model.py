@@ -221,6 +221,8 @@ class Transcript:
     #: records of types the reader does not know
     unknown_records: int = 0
     bytes_read: int = 0
+    #: bytes of the file left unread by a bounded read (0: read whole)
+    skipped_bytes: int = 0
 
     def append(self, message: Message) -> None:
         """Add a message whose usage is its own (one record, one response): its model and
@@ -298,6 +300,7 @@ class Transcript:
             "dropped_records": self.dropped_records,
             "skipped_lines": self.skipped_lines,
             "unknown_records": self.unknown_records,
+            "skipped_bytes": self.skipped_bytes,
         }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import arguments, as_int, plan_from_call, string_or_none, text_of
+from .common import arguments, as_int, string_or_none, text_of
 from .jsonl import Records
 from .model import Compaction, Message, ToolCall, ToolResult, Transcript, Usage
 from .tree import rewound_records
@@ -113,7 +113,10 @@ def _message(entry: dict[str, Any]) -> Message | None:
 
 
 def parse(records: Records, path: Path) -> Transcript:
+    from .plans import PlanBook
+
     t = Transcript(platform="openclaw", path=path, skipped_lines=records.skipped)
+    book = PlanBook()
     items = records.items
     ids: list[str | None] = []
     parents: list[str | None] = []
@@ -167,9 +170,8 @@ def parse(records: Records, path: Path) -> Transcript:
             for call in message.tool_calls:
                 if call.id:
                     calls[call.id] = call
-                plan = plan_from_call(call)
-                if plan is not None:
-                    t.plan = plan
+                if book.on_call(call):
+                    t.plan = book.items
             for result in message.tool_results:
                 if result.name is None and result.call_id in calls:
                     result.name = calls[result.call_id].name

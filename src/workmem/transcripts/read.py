@@ -56,8 +56,16 @@ def parse_records(
     return openclaw.parse(records, path)
 
 
-def read_transcript(path: Path, platform: str | None = None) -> Transcript:
-    """Read a whole transcript; tolerant of unknown records, cut and corrupt lines.
+def read_transcript(
+    path: Path, platform: str | None = None, *, max_bytes: int | None = None
+) -> Transcript:
+    """Read a transcript; tolerant of unknown records, cut and corrupt lines.
+
+    With ``max_bytes``, a larger file is read in part, so the cost stays bounded however
+    long a session grew (transcripts reach hundreds of MB): its head (the session's
+    metadata and first request), every line of the middle that changed the agent's plan,
+    and its last ``max_bytes`` (see ``window.read_window``). ``Transcript.skipped_bytes``
+    says how much was not read.
 
     The cyclic garbage collector is paused while the records are built: a long transcript
     makes hundreds of thousands of small dicts, none of them cyclic, and the collector's
@@ -68,14 +76,27 @@ def read_transcript(path: Path, platform: str | None = None) -> Transcript:
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _read(Path(path), platform)
+        return _read(Path(path), platform, max_bytes)
     finally:
         if paused:
             gc.enable()
 
 
-def _read(path: Path, platform: str | None) -> Transcript:
+def _read(path: Path, platform: str | None, max_bytes: int | None) -> Transcript:
     chosen = normalize_platform(platform) or platform_from_path(path)
+    if max_bytes is not None and not (path.suffix == ".json" and chosen in (None, "gemini")):
+        from .window import read_window
+
+        data, skipped = read_window(path, max_bytes)
+        records = parse_lines(data)
+        chosen = chosen or sniff_platform(records)
+        if chosen is None:
+            raise UsageError(
+                f"cannot tell which agent wrote {path}: pass --platform ({', '.join(PLATFORMS)})"
+            )
+        transcript = parse_records(records, path, chosen)
+        transcript.bytes_read, transcript.skipped_bytes = len(data), skipped
+        return transcript
     data = read_transcript_bytes(path)
     if path.suffix == ".json" and (chosen in (None, "gemini")):
         from . import gemini

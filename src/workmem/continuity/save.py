@@ -1,0 +1,312 @@
+"""Saving a session before its context is lost: one read of the transcript, parts that stand
+alone.
+
+A save (before a compaction, at the end of a session) writes several things, each with its
+own owner: the running notes, the session's board snapshot and row, the relay snapshot
+(with its daily-log entry) and, at the end, the journal's entry and resumption note. Real
+sessions are messy, and one part failing must never cost the others: each part runs on
+its own, a failure is logged (``hook.log``) and recorded, and the rest go on. The
+transcript is read once, in bounded time whatever its size, and handed to every part.
+
+The outcome of the last save is kept in ``memory/.workmem/last-save.json`` so that the next
+session start can say, in one line, that a save failed, and ``workmem doctor`` can too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import clock
+from ..root import Workspace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..board.model import BoardRow
+    from ..transcripts.model import Transcript
+
+#: bytes of a transcript's end read by a save (plus its head and its plan lines)
+SAVE_WINDOW = 16 * 1024 * 1024
+LAST_SAVE = "last-save.json"
+#: the parts of a save, in the order they run
+NOTES, SNAPSHOT, RELAY, JOURNAL, INDEX = "notes", "snapshot", "relay", "journal", "index"
+PRE_COMPACT_PARTS = (NOTES, SNAPSHOT, RELAY)
+#: parts that belong to one memory session (the relay and the index are the workspace's)
+NEEDS_SESSION = frozenset({NOTES, SNAPSHOT, JOURNAL})
+SESSION_END_PARTS = (NOTES, SNAPSHOT, RELAY, JOURNAL, INDEX)
+#: a Current Context paragraph a save wrote (not the agent): the resume skips it
+AUTO_PREFIX = "Auto-saved"
+
+
+@dataclass
+class SaveReport:
+    """What one save did: each part's outcome, and how long it took."""
+
+    reason: str
+    session_id: str | None
+    transcript: str | None
+    done: dict[str, str] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    at: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reason": self.reason,
+            "session_id": self.session_id,
+            "transcript": self.transcript,
+            "at": self.at,
+            "done": self.done,
+            "failed": self.failed,
+            "skipped": self.skipped,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass
+class SaveInput:
+    """Everything the parts share: who is saving, and the transcript read once."""
+
+    workspace: Workspace
+    #: "" for a save of the workspace's parts only (relay, index)
+    session_id: str
+    platform: str | None
+    path: Path
+    transcript: Transcript
+    home: Path | None = None
+
+
+def read_for_save(path: Path, platform: str | None) -> Transcript:
+    from ..transcripts.read import read_transcript
+
+    return read_transcript(path, platform, max_bytes=SAVE_WINDOW)
+
+
+def _failure_text(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip()
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def save_session(
+    workspace: Workspace,
+    *,
+    session_id: str | None,
+    transcript: Path | None,
+    platform: str | None,
+    reason: str,
+    parts: tuple[str, ...] = PRE_COMPACT_PARTS,
+    home: Path | None = None,
+    log: Callable[[str, BaseException], None] | None = None,
+) -> SaveReport:
+    """Run every part; never raises for a part's failure (see the module docstring)."""
+    started = time.perf_counter()
+    report = SaveReport(reason, session_id, str(transcript) if transcript else None)
+    report.at = clock.stamp()
+    parsed = None
+    if session_id is None:
+        report.skipped.update({p: "no memory session" for p in parts if p in NEEDS_SESSION})
+        parts = tuple(p for p in parts if p not in NEEDS_SESSION)
+    if transcript is None or not transcript.is_file():
+        report.skipped.update(dict.fromkeys(parts, "no transcript"))
+    elif parts:
+        try:
+            parsed = read_for_save(transcript, platform)
+        except Exception as exc:  # an unreadable transcript: nothing to save from
+            report.failed["transcript"] = _failure_text(exc)
+            if log is not None:
+                log("transcript", exc)
+    if parsed is not None and transcript is not None:
+        shared = SaveInput(workspace, session_id or "", platform, transcript, parsed, home)
+        for part in parts:
+            try:
+                report.done[part] = PARTS[part](shared)
+            except Exception as exc:  # one part failing must not cost the others
+                report.failed[part] = _failure_text(exc)
+                if log is not None:
+                    log(part, exc)
+    report.seconds = time.perf_counter() - started
+    _record(workspace, report)
+    return report
+
+
+def _record(workspace: Workspace, report: SaveReport) -> None:
+    """Keep the outcome for the next session start and doctor (derived state; best effort)."""
+    from ..files.store import Store
+
+    text = json.dumps(report.to_dict(), ensure_ascii=False, indent=1) + "\n"
+    # The save itself is done; losing its record only loses a warning.
+    with contextlib.suppress(Exception):
+        Store(workspace).update(workspace.state_dir / LAST_SAVE, lambda _old: text)
+
+
+def last_save(workspace: Workspace) -> dict[str, Any] | None:
+    try:
+        data = json.loads((workspace.state_dir / LAST_SAVE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def failure_line(workspace: Workspace, session_id: str | None) -> str | None:
+    """One short line when this session's last save failed in part, else None."""
+    record = last_save(workspace)
+    if not record or not record.get("failed") or record.get("session_id") != session_id:
+        return None
+    failed = record["failed"]
+    names = ", ".join(sorted(failed)) if isinstance(failed, dict) else "some parts"
+    return (
+        f"Note: the last save ({record.get('reason', 'save')} at {record.get('at', '?')}) "
+        f"failed for: {names}; what follows comes from the transcript and what was saved. "
+        "`workmem doctor` shows why."
+    )
+
+
+# -- the parts ------------------------------------------------------------------------
+
+
+def _notes(job: SaveInput) -> str:
+    from ..notes.workflow import update_notes
+
+    result = update_notes(
+        job.workspace,
+        session_id=job.session_id,
+        transcript=job.path,
+        platform=job.platform,
+        home=job.home,
+        parsed=job.transcript,
+    )
+    if result.failed:
+        raise RuntimeError(result.failed)
+    return f"{len(result.changed)} section(s) changed"
+
+
+def topic_of(transcript: Transcript) -> str | None:
+    """A topic for the board: the platform's own title, else the first request's words."""
+    from ..files.freetext import neutralize_line
+
+    if transcript.title and transcript.title.strip():
+        return neutralize_line(transcript.title, limit=80)
+    requests = transcript.user_requests()
+    if not requests:
+        return None
+    return neutralize_line(requests[0], limit=80) or None
+
+
+def state_text(transcript: Transcript) -> str:
+    """Where the session stands, in one line: the plan's open steps and the last request."""
+    from ..files.freetext import neutralize_line
+    from ..transcripts.facts import extract_facts
+
+    facts = extract_facts(transcript)
+    parts: list[str] = []
+    doing = facts.plan_items("in_progress")
+    pending = facts.plan_items("pending")
+    if doing:
+        parts.append("in progress: " + "; ".join(doing))
+    if pending:
+        parts.append("next: " + "; ".join(pending[:5]))
+    if facts.requests:
+        parts.append("last request: " + facts.requests[-1])
+    return neutralize_line(". ".join(parts), limit=600) if parts else ""
+
+
+def state_paragraph(transcript: Transcript) -> str:
+    """The state for the snapshot's Current Context, marked as written by a save."""
+    text = state_text(transcript)
+    return f"{AUTO_PREFIX} ({clock.stamp()}): {text}" if text else ""
+
+
+def _is_placeholder_topic(row: BoardRow) -> bool:
+    from ..board.model import DEFAULT_TOPIC
+
+    return row.topic.strip() in ("", DEFAULT_TOPIC)
+
+
+def _snapshot(job: SaveInput) -> str:
+    """The board snapshot and row: state and files merged in; a topic where there is none."""
+    from ..board.context import BoardContext
+    from ..board.lifecycle import update_session
+    from ..board.snapshot import CURRENT_CONTEXT, FILES, SnapshotChange
+    from ..transcripts.facts import describe_file, extract_facts
+
+    ctx = BoardContext.open(job.workspace.root, platform=job.platform)
+    row = ctx.index.read().get(job.session_id)
+    if row is None:
+        raise LookupError(f"session {job.session_id} is not on the board")
+    change = SnapshotChange()
+    state = state_paragraph(job.transcript)
+    if state:
+        change.add(CURRENT_CONTEXT, state)
+    edited = extract_facts(job.transcript).edited[:20]
+    if edited:
+        change.add(FILES, "\n".join(f"`{f.path}` — {describe_file(f)}" for f in edited))
+    topic = topic_of(job.transcript) if _is_placeholder_topic(row) else None
+    result = update_session(ctx, job.session_id, topic=topic, change=change)
+    return f"{result.row.status}; topic {result.row.topic!r}" if result.row else "updated"
+
+
+def _relay(job: SaveInput) -> str:
+    from ..relay.template import SnapshotNotes
+    from ..relay.workflows import snapshot
+
+    result = snapshot(
+        job.workspace,
+        SnapshotNotes(),
+        transcript=job.path,
+        platform=job.platform,
+        force=True,
+        home=job.home,
+        parsed=job.transcript,
+    )
+    return f"{result.words} words" if result.written else (result.skipped_reason or "skipped")
+
+
+def _journal(job: SaveInput) -> str:
+    """The session's entry in the daily log and a resumption note for the next session."""
+    from ..journal.writer import MemoryWriter
+
+    state = state_text(job.transcript)
+    if not state:
+        return "nothing to record"
+    note = (
+        f"I was working in memory session {job.session_id}. Where I left it "
+        f"({clock.stamp()}): {state}\nPick up from there; the session snapshot and notes "
+        "have details."
+    )
+    MemoryWriter(job.workspace.root).end_session(
+        session_summary=f"Session {job.session_id} ended: {state[:300].rstrip()}",
+        resumption_note=note,
+    )
+    return "daily log and resumption written"
+
+
+def _index(job: SaveInput) -> str:
+    """With ``[search] transcripts`` on, the ended session's words become searchable now."""
+    from ..errors import LockTimeoutError
+    from ..retrieval.search import index_transcript
+
+    try:
+        index_transcript(job.workspace, job.path, wait=2.0)
+    except LockTimeoutError:
+        return "index busy (a reindex is reading every transcript)"
+    return "indexed"
+
+
+PARTS: dict[str, Callable[[SaveInput], str]] = {
+    NOTES: _notes,
+    SNAPSHOT: _snapshot,
+    RELAY: _relay,
+    JOURNAL: _journal,
+    INDEX: _index,
+}
