@@ -108,8 +108,11 @@ class ClaudeWriter:
     def tool_use(self, name: str, tool_id: str, **tool_input: Any) -> dict[str, Any]:
         return {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
 
-    def result(self, tool_id: str, output: str, is_error: bool = False) -> str:
+    def result(self, tool_id: str, output: str, is_error: bool = False, detail: Any = None) -> str:
+        """A tool's answer; ``detail`` is Claude Code's structured ``toolUseResult``."""
         record = self._base("user")
+        if detail is not None:
+            record["toolUseResult"] = detail
         record["message"] = {
             "role": "user",
             "content": [
