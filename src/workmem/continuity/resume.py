@@ -36,7 +36,13 @@ if TYPE_CHECKING:
 
 DEFAULT_BUDGET = 2000
 #: bytes of the transcript's end read at a resume (plus its head and plan lines)
-RESUME_WINDOW = 8 * 1024 * 1024
+RESUME_WINDOW = 4 * 1024 * 1024
+#: seconds a resume may spend reading the transcript before it relies on saved files only
+#: (the session-start hook has 8 s in all; a loaded machine reads a few MB a second)
+READ_SECONDS = 4.0
+#: read throughput assumed when deciding (bytes a second), kept low on purpose
+_PARSE_RATE = 4 * 1024 * 1024
+_SCAN_RATE = 200 * 1024 * 1024
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[A-Za-z0-9_]{3,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _DONE_MARK = re.compile(r"^\[(done|resolved|superseded)[^\]]*\]", re.I)
@@ -122,7 +128,7 @@ def _read_sources(
     from ..files.sections import Document
 
     found = Sources()
-    if transcript is not None and transcript.is_file():
+    if transcript is not None and transcript.is_file() and _affordable(transcript):
         try:
             from ..transcripts.facts import extract_facts
             from ..transcripts.read import read_transcript
@@ -161,6 +167,13 @@ def _read_sources(
     if found.relay is not None:
         found.used.append("the relay snapshot")
     return found
+
+
+def _affordable(transcript: Path) -> bool:
+    """Whether reading the transcript fits the resume's time, by its size (see READ_SECONDS)."""
+    size = transcript.stat().st_size
+    parsed = min(size, RESUME_WINDOW)
+    return parsed / _PARSE_RATE + (size - parsed) / _SCAN_RATE <= READ_SECONDS
 
 
 def _relay_of(workspace: Workspace, transcript: Path | None) -> Document | None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..transcripts.model import Transcript
 
 #: bytes of a transcript's end read by a save (plus its head and its plan lines)
-SAVE_WINDOW = 16 * 1024 * 1024
+SAVE_WINDOW = 8 * 1024 * 1024
 LAST_SAVE = "last-save.json"
 #: the parts of a save, in the order they run
 NOTES, SNAPSHOT, RELAY, JOURNAL, INDEX = "notes", "snapshot", "relay", "journal", "index"

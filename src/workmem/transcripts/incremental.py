@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 STATE_FOLDER = "transcripts"
 HEAD_BYTES = 1024
+#: a transcript first seen when larger than this is read from its last this-many bytes:
+#: the usage that matters is at the end, and a hook must not parse hundreds of MB once
+FIRST_READ_BYTES = 4 * 1024 * 1024
 _VERSION = 2
 
 
@@ -68,6 +71,9 @@ class TailSummary:
     estimated_tokens: int = 0
     has_main: bool = False
     last_time: str | None = None
+    #: bytes at the start never read (a large transcript first seen is read from its end),
+    #: so the counts are of what followed them
+    skipped_bytes: int = 0
     version: int = _VERSION
 
     def to_dict(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from .incremental import (
+    FIRST_READ_BYTES,
     HEAD_BYTES,
     TailSummary,
     TailUpdate,
@@ -23,6 +24,8 @@ from .naming import normalize_platform, platform_from_path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     from .model import Transcript
 
 
@@ -48,6 +51,10 @@ def advance(transcript: Path, platform: str | None, previous: TailSummary | None
                 summary, reset = None, True
         if summary is None:
             summary = TailSummary(path=str(transcript.absolute()), platform=chosen)
+            if stat.st_size > FIRST_READ_BYTES:
+                summary.offset = summary.skipped_bytes = _line_start(
+                    handle, stat.st_size - FIRST_READ_BYTES
+                )
         handle.seek(summary.offset)
         data = handle.read()
         if summary.head_len < HEAD_BYTES:
@@ -85,6 +92,13 @@ def advance(transcript: Path, platform: str | None, previous: TailSummary | None
         summary.head_len, summary.head = len(head), head_hash(head)
     summary.mtime = stat.st_mtime
     return TailUpdate(summary, part, reset, records.consumed, part.messages)
+
+
+def _line_start(handle: BinaryIO, position: int) -> int:
+    """The offset of the first line that starts at or after ``position``."""
+    handle.seek(max(position - 1, 0))
+    handle.readline()  # the rest of the line ``position`` falls in
+    return handle.tell()
 
 
 def _whole_document(

@@ -4,7 +4,8 @@ A session's transcript grows for as long as the session runs; hooks that save it
 deadline of seconds. What a save needs is at the two ends (how the session started, what
 it is doing now) and in the plan, which the agent may have set long ago. So a file over
 the limit is read as: the head (up to ``HEAD_BYTES``, whole lines), every line in the
-middle that names a plan tool (found by a byte search, which costs far less than parsing),
+middle that names a plan tool (found by one regular-expression pass over the bytes, which
+costs far less than parsing),
 and the last ``max_bytes`` from a line start. The lines come back in file order, as one
 JSONL buffer, with the number of bytes not read.
 """
@@ -12,23 +13,17 @@ JSONL buffer, with the number of bytes not read.
 from __future__ import annotations
 
 import mmap
+import re
 from pathlib import Path
 
 from ..errors import FormatError, NotFoundError
 
 HEAD_BYTES = 256 * 1024
-#: tool names that change the plan, as they appear in the JSON of a tool call
-PLAN_NEEDLES = (
-    b'"TodoWrite"',
-    b'"TaskCreate"',
-    b'"TaskUpdate"',
-    b'"TaskList"',
-    b'"update_plan"',
-    b'"write_todos"',
-    b'"todo_write"',
-    # Claude Code's answers to the task tools: the id a task got, the whole list
-    b'"toolUseResult":{"task":',
-    b'"toolUseResult":{"tasks":',
+#: what a line that changed the plan holds: a plan tool's name as the JSON of a tool call
+#: writes it, or Claude Code's structured answer to a task tool (the id a task got, the list)
+PLAN_LINE = re.compile(
+    rb'"(?:TodoWrite|TaskCreate|TaskUpdate|TaskList|update_plan|write_todos|todo_write)"'
+    rb'|"toolUseResult": ?\{"tasks?":'
 )
 #: a line this long in the middle is not a plan update worth its parsing time
 MAX_PLAN_LINE = 1024 * 1024
@@ -58,13 +53,15 @@ def read_window(path: Path, max_bytes: int) -> tuple[bytes, int]:
             head_end = view.rfind(b"\n", 0, HEAD_BYTES) + 1
             tail_start = view.find(b"\n", size - max_bytes) + 1 or size
             lines: dict[int, int] = {}
-            for needle in PLAN_NEEDLES:
-                at = view.find(needle, head_end, tail_start)
-                while at >= 0:
-                    left, right = _line_around(view, at, head_end, tail_start)
-                    if right - left <= MAX_PLAN_LINE:
-                        lines[left] = right
-                    at = view.find(needle, right, tail_start)
+            at = head_end
+            while True:  # one pass over the middle; a found line is not searched again
+                found = PLAN_LINE.search(view, at, tail_start)
+                if found is None:
+                    break
+                left, right = _line_around(view, found.start(), head_end, tail_start)
+                if right - left <= MAX_PLAN_LINE:
+                    lines[left] = right
+                at = right
             middle = b"".join(view[left : lines[left]] for left in sorted(lines))
             if middle and not middle.endswith(b"\n"):
                 middle += b"\n"
