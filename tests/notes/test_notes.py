@@ -341,8 +341,28 @@ def test_cli_notes_extract_view_seed(
     assert code == 0 and json.loads(out)["session_id"] == SID
     code, out, _ = run_cli(capsys, mod, "notes", "seed", "--session", SID)
     assert code == 0 and "## Current State" in out
-    code, out, _ = run_cli(capsys, mod, "notes")  # no options: the transcript's own session id
-    assert code == 0 and out.startswith("# Session Notes: cc-1")
+
+
+def test_notes_from_a_terminal_resolve_the_memory_session_as_the_hooks_do(
+    root: Path,
+    transcript: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    mod = "workmem.cli.notes_cmds"
+    monkeypatch.setenv("WORKMEM_TRANSCRIPT", str(transcript))
+    code, out, _ = run_cli(capsys, mod, "notes", "--view")
+    assert code == 3  # nothing linked yet: not found, and nothing written
+    assert not (root / "memory" / "sessions").exists()
+    code, out, _ = run_cli(capsys, mod, "notes")  # no --session: linked like a session start
+    sid = "2026-05-25-1318-claude-code-main-agent"
+    assert code == 0 and out.startswith(f"# Session Notes: {sid}")
+    assert not (root / "memory" / "sessions" / "cc-1.notes.md").exists()  # no orphan
+    code, out, _ = run_cli(capsys, mod, "notes", "--view", "--json")
+    assert code == 0 and json.loads(out)["session_id"] == sid
+    run_cli(capsys, mod, "notes")
+    board = (root / "memory" / "index.md").read_text()
+    assert board.count("claude-code-main-agent") == 2  # one row (ID and agent name), not two
 
 
 def test_notes_end_to_end_on_the_real_claude_fixture(

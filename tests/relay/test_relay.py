@@ -71,15 +71,6 @@ def session(
     return w
 
 
-@pytest.fixture
-def home(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("HOME", str(home))
-    for name in ("CLAUDE_CONFIG_DIR", "WORKMEM_TRANSCRIPT"):
-        monkeypatch.delenv(name, raising=False)
-    return home
-
-
 def put(home: Path, root: Path, w: ClaudeWriter, mtime: float) -> Path:
     path = w.write(claude_project(home, root) / f"{w.session}.jsonl")
     os.utime(path, (mtime, mtime))
@@ -166,7 +157,10 @@ def test_critical_zone_warns_and_warm_zone_merges(root: Path, home: Path) -> Non
     hot = put(home, root, session(root, "c", used=180_000), 2000)  # 90 %
     critical = snapshot(ws, SnapshotNotes(in_progress="x"), transcript=hot)
     assert critical.mode == "full" and critical.warning and "90%" in critical.warning
-    assert "Decision A" not in (root / "memory" / "relay-snapshot.md").read_text()  # overwritten
+    # Overwritten, but the decisions the new save did not restate are carried, marked.
+    after = (root / "memory" / "relay-snapshot.md").read_text()
+    assert "- Decision A (carried over)" in after and "- Decision B (carried over)" in after
+    assert "first" not in after and "second" not in after.split("## ✅")[0]
 
 
 def test_short_session_writes_nothing_unless_forced(root: Path, home: Path) -> None:

@@ -69,13 +69,44 @@ def _store(workspace: Workspace) -> Store:
     return Store(workspace)
 
 
-def _session_id(explicit: str | None, transcript: Transcript | None) -> str:
+def _session_id(
+    explicit: str | None,
+    transcript: Transcript | None,
+    workspace: Workspace | None = None,
+    *,
+    register: bool = False,
+) -> str:
+    """The memory session the notes belong to: the one named, else the one the hooks
+    mapped this transcript's platform session to (registered first, as the session-start
+    hook would, when ``register`` and there is none). Never the platform's own session id:
+    notes kept under it would belong to no session on the board."""
     chosen = explicit or os.environ.get(SESSION_ENV)
-    if not chosen and transcript is not None and transcript.session_id:
-        chosen = "".join(c if c.isalnum() or c in "._-" else "-" for c in transcript.session_id)
+    if not chosen and transcript is not None and transcript.session_id and workspace:
+        chosen = _mapped_session(workspace, transcript, register=register)
     if not chosen:
         raise UsageError(f"say which session: --session ID (or ${SESSION_ENV})")
     return template.check_session_id(chosen)
+
+
+def _mapped_session(workspace: Workspace, transcript: Transcript, *, register: bool) -> str:
+    from ..board.context import BoardContext
+    from ..hooks.session_map import lookup, remember
+
+    store = _store(workspace)
+    platform = transcript.platform
+    mapped = lookup(store, platform, transcript.session_id)
+    if mapped is not None:
+        return mapped.memory_session_id
+    if not register:
+        raise NotFoundError(
+            f"no memory session is linked to {platform} session {transcript.session_id} "
+            "(the session-start hook links them): pass --session ID"
+        )
+    from ..board.start import start_session
+
+    started = start_session(BoardContext.open(workspace.root, platform=platform))
+    remember(store, platform, str(transcript.session_id), started.session_id, transcript.path)
+    return started.session_id
 
 
 def read_notes(store: Store, path: Path) -> template.NotesFile | None:
@@ -158,7 +189,7 @@ def update_notes(
         read = None
         if sid is None:
             read = load(path, platform)
-            sid = _session_id(None, read)
+            sid = _session_id(None, read, workspace, register=True)
         state = load_state(workspace, sid)
         decision = decide(settings, state, usage.used_tokens)
         if not decision.run:
@@ -169,7 +200,7 @@ def update_notes(
         tokens, reason = usage.used_tokens, decision.reason
     else:
         read = parsed or load(path, platform)
-        sid = _session_id(session_id, read)
+        sid = _session_id(session_id, read, workspace, register=True)
         state = load_state(workspace, sid)
         tokens, reason = (usage_of(read).used_tokens if read else 0), "forced"
     assert read is not None
@@ -223,7 +254,7 @@ def view_notes(
     read = None
     if not (session_id or os.environ.get(SESSION_ENV)):
         read = load(find_transcript_path(workspace, transcript=transcript), None)
-    sid = _session_id(session_id, read)
+    sid = _session_id(session_id, read, workspace)
     store = _store(workspace)
     current = store.read_text(notes_path(workspace, sid))
     if current is None:

@@ -17,7 +17,8 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import WriteError
-from ..files.sections import Document, merge_items, merge_prose
+from ..files.freetext import neutralize_block, neutralize_line
+from ..files.sections import Document, Section, is_placeholder, item_key, merge_items, merge_prose
 from ..files.store import Store
 from ..transcripts.facts import TranscriptFacts, describe_file, extract_facts
 from ..transcripts.model import Transcript
@@ -80,8 +81,13 @@ def _unique(items: list[str]) -> list[str]:
 
 
 def _clip(text: str, width: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    return neutralize_line(text, limit=width)
+
+
+def _item(text: str) -> str:
+    """An item's text made safe for the file: its first line as the item, the rest indented."""
+    first, *rest = neutralize_block(text).split("\n") or [""]
+    return "\n".join([first, *(f"  {line}" if line else "" for line in rest)])
 
 
 def _sections(notes: SnapshotNotes, facts: TranscriptFacts | None) -> dict[str, list[str]]:
@@ -89,7 +95,7 @@ def _sections(notes: SnapshotNotes, facts: TranscriptFacts | None) -> dict[str, 
     body: dict[str, list[str]] = {}
     lines: list[str] = []
     if notes.in_progress.strip():
-        lines.append(notes.in_progress.strip())
+        lines.append(neutralize_block(notes.in_progress))
     doing = facts.plan_items("in_progress") if facts else []
     if doing:
         lines.append("")
@@ -102,16 +108,16 @@ def _sections(notes: SnapshotNotes, facts: TranscriptFacts | None) -> dict[str, 
         lines.extend(f"  - `{_clip(c, 200)}`" for c in commands[-6:])
     body["in_progress"] = lines or [_NONE]
     completed = notes.completed + (facts.plan_items("completed") if facts else [])
-    body["completed"] = [f"- {item}" for item in _unique(completed)]
+    body["completed"] = [f"- {_item(item)}" for item in _unique(completed)]
     pending = notes.pending + (facts.plan_items("pending") if facts else [])
-    body["pending"] = [f"{n}. {item}" for n, item in enumerate(_unique(pending), 1)]
-    body["decisions"] = [f"- {item}" for item in _unique(notes.decisions)]
-    files = list(notes.files)
+    body["pending"] = [f"{n}. {_item(item)}" for n, item in enumerate(_unique(pending), 1)]
+    body["decisions"] = [f"- {_item(item)}" for item in _unique(notes.decisions)]
+    files = [_item(f) for f in notes.files]
     if facts:
         files += [f"`{f.path}` — {describe_file(f)}" for f in facts.edited[:30]]
     body["files"] = [f"- {item}" for item in _unique(files)]
-    body["preferences"] = [f"- {item}" for item in _unique(notes.preferences)]
-    gotchas = list(notes.gotchas)
+    body["preferences"] = [f"- {_item(item)}" for item in _unique(notes.preferences)]
+    gotchas = [_item(g) for g in notes.gotchas]
     if facts:
         for error in facts.errors[-8:]:
             state = " (resolved later)" if error.resolved else ""
@@ -173,8 +179,18 @@ def fit(header: list[str], sections: dict[str, list[str]]) -> tuple[str, list[st
     return text, notes
 
 
+def _prose(section: Section) -> list[str]:
+    """The agent's own lines of a section (not the items a save derived from the transcript)."""
+    return [b.text for b in section.blocks() if not b.is_item and b.text and b.text != _NONE]
+
+
 def merge_into(existing: str, fresh: str) -> str:
-    """Warm-zone incremental save: new items appended, In Progress and header refreshed."""
+    """Warm-zone incremental save: keep what was there, add what is new.
+
+    In Progress takes the new derived lines (plan step, last request, commands) but keeps
+    the agent's own words when the new save does not say anything of its own; a section the
+    new save has nothing for is left as it was (never a ``None`` after real items).
+    """
     old = Document.parse(existing)
     new = Document.parse(fresh)
     old.preamble = new.preamble
@@ -183,13 +199,49 @@ def merge_into(existing: str, fresh: str) -> str:
         target = next((s for s in old.sections if section_key(s.title) == key), None)
         if target is None or key is None:
             old.sections.append(section)
+        elif is_placeholder(section, [_NONE]):
+            continue
         elif key == "in_progress":
-            target.body = section.body
+            kept = _prose(target) if not _prose(section) else []
+            fresh_lines = section.content().split("\n")
+            target.body = [
+                "",
+                *(p for text in kept for p in (*text.split("\n"), "")),
+                *fresh_lines,
+                "",
+            ]
         elif not section.items():
             merge_prose(target, section.content(), hints=[_NONE])
         else:
             merge_items(target, section.items(), hints=[_NONE])
     return old.render()
+
+
+#: sections whose items only the agent gives: a full save that does not restate them
+#: carries them over instead of dropping them
+CARRIED = ("decisions", "preferences", "gotchas")
+CARRIED_MARK = "(carried over)"
+
+
+def carry_over(existing: str, fresh: str) -> tuple[str, list[str]]:
+    """A full save's text with the agent's earlier items it did not restate carried over,
+    and what of the rest it no longer lists (for the result's notes)."""
+    old = Document.parse(existing)
+    new = Document.parse(fresh)
+    dropped: list[str] = []
+    for section in old.sections:
+        key = section_key(section.title)
+        target = next((s for s in new.sections if section_key(s.title) == key), None)
+        if key is None or target is None:
+            continue
+        have = {item_key(i) for i in target.items()}
+        missing = [i for i in section.items() if item_key(i.replace(CARRIED_MARK, "")) not in have]
+        if key in CARRIED and missing:
+            marked = [i if CARRIED_MARK in i else f"{i} {CARRIED_MARK}" for i in missing]
+            merge_items(target, marked, hints=[_NONE])
+        elif key == "pending":
+            dropped += [f"pending: {i}" for i in missing]
+    return new.render(), dropped
 
 
 def _verify(path: Path, store: Store) -> Any:
@@ -218,7 +270,6 @@ def write_snapshot(
     force: bool = False,
 ) -> SnapshotResult:
     """Build, write and verify the snapshot, then sync the daily log and the heartbeat."""
-    from ..journal.daily import append_entry
     from ..redact import redact
     from .heartbeat import add_line
 
@@ -246,24 +297,23 @@ def write_snapshot(
     else:
 
         def change(old: str | None) -> str:
-            return text
+            if old is None or not old.startswith(TITLE):
+                return text
+            carried, dropped = carry_over(old, text)
+            result.notes += [f"no longer listed: {what}" for what in dropped[:10]]
+            return redact(carried)[0]
 
     store.update(path, change, verify=_verify(path, store))
     reread = store.read_text(path)
     result.written = reread is not None
     result.words = count_words(reread[0]) if reread else 0
-    active = notes.in_progress.strip().split("\n")[0] if notes.in_progress.strip() else ""
-    if not active and facts:
-        active = (facts.plan_items("in_progress") or facts.requests[-1:] or [""])[0]
-    completed = _unique(notes.completed + (facts.plan_items("completed") if facts else []))
-    pct = f"{usage.percent:g}%" if usage else "unknown"
-    body = [f"- Context at {pct}", f"- Active: {_clip(active, 200) or 'not stated'}"]
-    body.append("- Completed:" + ("" if completed else " nothing recorded yet"))
-    body += [f"  - {_clip(item, 200)}" for item in completed]
-    entry, _ = redact("\n".join(body))
-    result.daily_log = append_entry(
-        store, now.date(), f"Session Relay Auto-Save ({now:%H:%M})", entry
-    )
+    if reread is not None:
+        from .daily_sync import sync_daily_log
+
+        completed = _unique(notes.completed + (facts.plan_items("completed") if facts else []))
+        result.daily_log = sync_daily_log(
+            store, reread[0], completed=completed, now=now, usage=usage
+        )
     if zone is not None and zone.level >= 2:
         result.heartbeat_added = add_line(store)
     if zone is not None and zone.level >= 3 and usage is not None:
