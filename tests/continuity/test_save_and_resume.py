@@ -234,3 +234,24 @@ def test_the_resume_fits_its_budget_and_names_what_it_left_out(
     assert count_tokens(context) <= 800
     assert "[in progress] Step 0:" in context
     assert "To stay within 800 tokens" in context and "shortened: Plan" in context
+
+
+def test_a_short_follow_up_comes_back_with_the_request_it_follows(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.transcripts.util import ClaudeWriter
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    w = ClaudeWriter(session="f", cwd=str(root))
+    w.user("Review the retry logic in the uploader and make backoff exponential with jitter")
+    w.assistant("Here is my review.")
+    w.user("yes, do it")
+    w.assistant("Doing it.")
+    path = w.write(claude_project(home, root) / "f.jsonl")
+    base = {"session_id": "f", "transcript_path": str(path), "cwd": str(root)}
+    start(monkeypatch, capsys, base, "startup")
+    context = start(monkeypatch, capsys, base, "compact")
+    request = context.split("## Last request")[1]
+    assert "Earlier request:" in request and "make backoff exponential with jitter" in request
+    assert request.index("exponential") < request.index("yes, do it")

@@ -363,3 +363,20 @@ def test_missing_folder_empty_undetectable_and_oversized(
     broken.write_text('{"messages": [ {"type": "user"')
     with pytest.raises(FormatError, match="not a valid JSON document"):
         read_transcript(broken)
+
+
+def test_parallel_tool_calls_of_one_response_are_not_taken_for_a_rewind(tmp_path: Path) -> None:
+    """Claude Code chains a response's parallel calls, and hangs each result off its own
+    call: the other calls are a side branch of the chain, not an abandoned attempt."""
+    w = ClaudeWriter(session="par", cwd="/p")
+    w.user("read both files please, then tell me what differs")
+    first = w.assistant(tools=[w.tool_use("Read", "t1", file_path="/p/a.py")], msg_id="m1")
+    w.assistant(tools=[w.tool_use("Read", "t2", file_path="/p/b.py")], msg_id="m1")
+    w.result("t2", "b")
+    w.last = first
+    w.result("t1", "a")
+    w.assistant("They differ in one line.")
+    t = read_transcript(w.write(tmp_path / "par.jsonl"), "claude-code")
+    assert t.dropped_records == 0
+    assert [c.input["file_path"] for c in t.tool_calls] == ["/p/a.py", "/p/b.py"]
+    assert len(t.tool_results) == 2

@@ -8,7 +8,7 @@ fact once, from its best source, no empty sections, and in the order the next st
 them, so that whatever the budget cuts is what matters least:
 
 1. the plan's open steps (in progress, then pending)
-2. the last request (and the last substantial one, when the last was a short "go on")
+2. the last request (and the last substantial one, when the last was a short follow-up)
 3. the files in play, most recently touched first
 4. decisions and errors of the current task, and the agent's own context and next steps
 5. the last reply, commands, learnings, what is done, the first request
@@ -44,7 +44,6 @@ READ_SECONDS = 4.0
 _PARSE_RATE = 4 * 1024 * 1024
 _SCAN_RATE = 200 * 1024 * 1024
 _SPACE = re.compile(r"\s+")
-_WORD = re.compile(r"[A-Za-z0-9_]{3,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _DONE_MARK = re.compile(r"^\[(done|resolved|superseded)[^\]]*\]", re.I)
 
 
@@ -90,8 +89,12 @@ def _clip(text: str, width: int) -> str:
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
-def _content_words(text: str) -> int:
-    return len(_WORD.findall(text))
+def _follow_up(request: str) -> bool:
+    """A short follow-up ("yes, do it", "/execute-plan") that means little without the
+    request before it: fewer than five words that carry meaning, or a slash command."""
+    from .score import content_words
+
+    return request.lstrip().startswith("/") or len(content_words(request)) < 5
 
 
 def budget_of(workspace: Workspace) -> int:
@@ -254,8 +257,8 @@ def _request_part(src: Sources) -> list[str]:
         saved = _notes_lines(src.notes, "Current State", "- Last request:")
         return [line.split(":", 1)[1].strip() for line in saved[-1:]]
     chosen = [requests[-1]]
-    if _content_words(requests[-1]) < 5:
-        earlier = next((r for r in reversed(requests[:-1]) if _content_words(r) >= 5), None)
+    if _follow_up(requests[-1]):
+        earlier = next((r for r in reversed(requests[:-1]) if not _follow_up(r)), None)
         if earlier is not None:
             chosen.insert(0, earlier)
     lines: list[str] = []

@@ -16,6 +16,7 @@ What makes them tricky, and what we do about it:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from .common import as_int, string_or_none, text_of
@@ -252,6 +253,46 @@ class _Builder:
         )
 
 
+def _message_id(record: dict[str, Any]) -> str | None:
+    message = record.get("message")
+    return string_or_none(message.get("id")) if isinstance(message, dict) else None
+
+
+def _only_tool_results(record: dict[str, Any]) -> bool:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return (
+        isinstance(content, list)
+        and bool(content)
+        and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+    )
+
+
+def _parallel_calls(items: list[dict[str, Any]]) -> Callable[[int, list[int]], bool]:
+    """A side branch that is the rest of one response (its other parallel tool calls and
+    their results), not an abandoned attempt: every assistant record in it is the same
+    response as the fork, every user record only carries tool results."""
+
+    def keep(fork: int, branch: list[int]) -> bool:
+        response = _message_id(items[fork])
+        if response is None:
+            return False
+        for index in branch:
+            record = items[index]
+            kind = record.get("type")
+            if kind == "assistant":
+                if _message_id(record) != response:
+                    return False
+            elif kind == "user":
+                if not _only_tool_results(record):
+                    return False
+            elif kind not in ("progress", "system", "attachment"):
+                return False
+        return True
+
+    return keep
+
+
 def parse(
     records: Records, path: Path, *, subagents: bool = True, known_main: bool = False
 ) -> Transcript:
@@ -274,7 +315,7 @@ def parse(
             has_main = True
             if uid is not None:
                 leaf = index
-    dropped = rewound_records(ids, parents, leaf)
+    dropped = rewound_records(ids, parents, leaf, keep=_parallel_calls(items))
     transcript.dropped_records = len(dropped)
     main = _Builder(transcript, transcript.messages, main=True)
     side = _Builder(transcript, transcript.sidechain, main=False)
