@@ -40,6 +40,9 @@ bench: install
 	$(BIN)/python bench/journal.py
 	$(BIN)/python bench/transcripts.py
 	$(BIN)/python bench/search_scale.py --embedder none
+	$(BIN)/python bench/transcript_size.py --huge-mb 100
+	if [ -d ../shared/data/continuity ]; then \
+		$(BIN)/workmem bench continuity --data ../shared/data/continuity; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

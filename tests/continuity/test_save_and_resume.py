@@ -124,6 +124,9 @@ def test_a_failing_part_costs_only_itself_and_the_next_start_says_so(
     context = start(monkeypatch, capsys, session, "compact")
     assert "Note: the last save (pre-compact" in context and "failed for: notes" in context
     assert "[in progress] Handle CRLF line endings in the tokenizer" in context
+    # A new session is told too, naming whose save it was.
+    other = start(monkeypatch, capsys, {**session, "session_id": "another"}, "startup")
+    assert f"Note: the last save of session {sid} (pre-compact" in other
 
     code = main(["doctor", "--json"])
     report = json.loads(capsys.readouterr().out)

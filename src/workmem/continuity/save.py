@@ -158,17 +158,20 @@ def last_save(workspace: Workspace) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def failure_line(workspace: Workspace, session_id: str | None) -> str | None:
-    """One short line when this session's last save failed in part, else None."""
+def failure_line(workspace: Workspace, session_id: str | None = None) -> str | None:
+    """One short line when the last save failed in part (this session's, when given)."""
     record = last_save(workspace)
-    if not record or not record.get("failed") or record.get("session_id") != session_id:
+    if not record or not record.get("failed"):
+        return None
+    saved = record.get("session_id")
+    if session_id is not None and saved != session_id:
         return None
     failed = record["failed"]
     names = ", ".join(sorted(failed)) if isinstance(failed, dict) else "some parts"
+    whose = "" if session_id is not None or not saved else f" of session {saved}"
     return (
-        f"Note: the last save ({record.get('reason', 'save')} at {record.get('at', '?')}) "
-        f"failed for: {names}; what follows comes from the transcript and what was saved. "
-        "`workmem doctor` shows why."
+        f"Note: the last save{whose} ({record.get('reason', 'save')} at "
+        f"{record.get('at', '?')}) failed for: {names}. `workmem doctor` shows why."
     )
 
 
@@ -251,8 +254,14 @@ def _snapshot(job: SaveInput) -> str:
     edited = extract_facts(job.transcript).edited[:20]
     if edited:
         change.add(FILES, "\n".join(f"`{f.path}` — {describe_file(f)}" for f in edited))
+    # The agent's own words win: only a placeholder topic or summary is filled in.
     topic = topic_of(job.transcript) if _is_placeholder_topic(row) else None
-    result = update_session(ctx, job.session_id, topic=topic, change=change)
+    summary = None
+    if not row.has_meaningful_summary:
+        from ..board.lifecycle import summary_from
+
+        summary = summary_from(state_text(job.transcript)) or None
+    result = update_session(ctx, job.session_id, topic=topic, summary=summary, change=change)
     return f"{result.row.status}; topic {result.row.topic!r}" if result.row else "updated"
 
 

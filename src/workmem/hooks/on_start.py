@@ -29,7 +29,9 @@ def on_session_start(run: HookRun) -> Reply:
             header=[head],
         )
         return Reply(context=resumed.text)
-    parts = [head, *_startup_parts(run)]
+    from ..continuity.save import failure_line
+
+    parts = [head, failure_line(run.workspace) or "", *_startup_parts(run)]
     return Reply(context="\n\n".join(p.strip() for p in parts if p and p.strip()))
 
 
