@@ -163,7 +163,7 @@ def test_an_unreadable_record_of_issued_ids_refuses_to_issue_and_writes_nothing(
     path = root / "memory" / ".workmem" / RECORD_NAME
     path.write_bytes(b"# header\n\xff\xfe broken\n")
     before = (root / "memory" / "index.md").read_bytes()
-    with pytest.raises(FormatError, match="issued-session-ids.txt.*UTF-8"):
+    with pytest.raises(FormatError, match=r"issued-session-ids\.txt.*UTF-8"):
         Board().start()
     assert (root / "memory" / "index.md").read_bytes() == before
     assert path.read_bytes() == b"# header\n\xff\xfe broken\n"
