@@ -19,7 +19,7 @@ from ..errors import FormatError, UsageError
 from .archive import archive_row, archive_session
 from .context import BoardContext
 from .index import BoardEdit
-from .model import ACTIVE, IDLE, STALE, BoardRow
+from .model import ACTIVE, IDLE, STALE
 from .references import inbound_references
 from .snapshot import SnapshotChange
 
@@ -54,9 +54,9 @@ class OrganizeReport:
 
 
 #: How long one organize may spend on writes beside the board (marking snapshots stale,
-#: archiving; each a locked, verified write of about a millisecond here). The first
-#: organize of a big neglected board can have thousands; beyond this the board is still
-#: organized, the rest are listed in the report and done at their next update or organize.
+#: archiving; each a few locked, verified writes). The first organize of a big neglected
+#: board can have thousands; beyond this the board is still organized, the rest are listed
+#: in the report and done at their next update or the next organize.
 SNAPSHOT_MARKING_BUDGET_S = 2.0
 
 __all__ = ["OrganizeReport", "archive_session", "organize"]
@@ -66,8 +66,10 @@ __all__ = ["OrganizeReport", "archive_session", "organize"]
 class _Plan:
     stale_cutoff: datetime
     archive_cutoff: datetime | None
-    write: bool
-    deadline: float
+    #: stale rows past the retention age, unreferenced: archived after the row changes
+    to_archive: list[str] = field(default_factory=list)
+    #: rows marked stale whose snapshot says so too once the board is written
+    to_mark: list[str] = field(default_factory=list)
 
 
 def organize(
@@ -77,6 +79,14 @@ def organize(
     archive_after_days: int | None = None,
     dry_run: bool = False,
 ) -> OrganizeReport:
+    """Delete idle rows, mark overdue active rows stale, then apply the retention rule.
+
+    All under the board lock, in three steps that each leave a consistent board: the row
+    changes in one transaction; then each stale row's snapshot Metadata (a kill here
+    leaves a snapshot saying active under a stale row, which its next update corrects);
+    then one archive transaction per retired row. ``dry_run`` does the first step in
+    memory only and writes nothing.
+    """
     days = ctx.settings.board.stale_days if stale_days is None else stale_days
     if days < 0:
         raise UsageError("--stale-days must be zero or more")
@@ -91,20 +101,35 @@ def organize(
     plan = _Plan(
         stale_cutoff=now - timedelta(days=days),
         archive_cutoff=now - timedelta(days=keep) if keep else None,
-        write=not dry_run,
-        deadline=time.monotonic() + SNAPSHOT_MARKING_BUDGET_S,
     )
     report = OrganizeReport(dry_run=dry_run)
-    if dry_run:
-        with ctx.index.locked():  # a consistent reading; the edits stay in memory
-            _organize(ctx, ctx.index.read(), plan, report)
-    else:
+    with ctx.index.locked():
+        if dry_run:
+            _plan_rows(ctx, ctx.index.read(), plan, report)  # edits stay in memory
+            report.archived = plan.to_archive
+            return report
         with ctx.index.transaction() as board:
-            _organize(ctx, board, plan, report)
+            _plan_rows(ctx, board, plan, report)
+        deadline = time.monotonic() + SNAPSHOT_MARKING_BUDGET_S
+        for session_id in plan.to_mark:
+            if time.monotonic() > deadline:
+                report.snapshots_unmarked.append(session_id)
+                continue
+            problem = _mark_snapshot_stale(ctx, session_id)
+            if problem:
+                report.inconsistent[session_id] = problem
+        for session_id in plan.to_archive:
+            if time.monotonic() > deadline:
+                report.archive_deferred.append(session_id)
+                continue
+            with ctx.index.transaction() as board:
+                archive_row(ctx, board, board.require(session_id))
+            report.archived.append(session_id)
     return report
 
 
-def _organize(ctx: BoardContext, board: BoardEdit, plan: _Plan, report: OrganizeReport) -> None:
+def _plan_rows(ctx: BoardContext, board: BoardEdit, plan: _Plan, report: OrganizeReport) -> None:
+    """The row changes of organize, made on ``board``; what follows them goes in ``plan``."""
     rows = board.rows()
     snapshots = ctx.snapshot_ids()
     inbound = inbound_references(ctx, rows, snapshots)
@@ -124,75 +149,48 @@ def _organize(ctx: BoardContext, board: BoardEdit, plan: _Plan, report: Organize
                 report.deleted_idle.append(row.session_id)
         elif row.status == ACTIVE:
             overdue = _older_than(row.updated_at, plan.stale_cutoff)
-            meaningful = row.session_id in snapshots or row.has_meaningful_summary
-            if overdue and meaningful:
-                _mark_stale(ctx, board, row, row.session_id in snapshots, plan, report)
+            if overdue and (row.session_id in snapshots or row.has_meaningful_summary):
+                row.status = STALE
+                board.put(row)  # Updated At stays: it dates the last real work
+                report.marked_stale.append(row.session_id)
+                if row.session_id in snapshots:
+                    plan.to_mark.append(row.session_id)
             else:
                 report.kept_active.append(row.session_id)
         cutoff = plan.archive_cutoff
         if row.status == STALE and cutoff is not None and _older_than(row.updated_at, cutoff):
-            _retire(ctx, board, row, plan, report)
+            if row.has_content or row.session_id in snapshots:
+                plan.to_archive.append(row.session_id)
+            else:
+                report.inconsistent[row.session_id] = (
+                    "stale row with only default texts and no snapshot; "
+                    "archive or delete it by hand"
+                )
 
 
-def _mark_stale(
-    ctx: BoardContext,
-    board: BoardEdit,
-    row: BoardRow,
-    has_snapshot: bool,
-    plan: _Plan,
-    report: OrganizeReport,
-) -> None:
-    row.status = STALE
-    board.put(row)  # Updated At stays: it dates the last real work
-    report.marked_stale.append(row.session_id)
-    if not has_snapshot or not plan.write:
-        return
-    if time.monotonic() > plan.deadline:
-        report.snapshots_unmarked.append(row.session_id)
-        return
-    problem = _mark_snapshot_stale(ctx, board, row.session_id)
-    if problem:
-        report.inconsistent[row.session_id] = problem
-
-
-def _retire(
-    ctx: BoardContext, board: BoardEdit, row: BoardRow, plan: _Plan, report: OrganizeReport
-) -> None:
-    """The retention rule: archive one unreferenced stale row past the retention age."""
-    if not row.has_content and not ctx.has_snapshot(row.session_id):
-        report.inconsistent[row.session_id] = (
-            "stale row with only default texts and no snapshot; archive or delete it by hand"
-        )
-        return
-    if not plan.write:
-        report.archived.append(row.session_id)
-        return
-    if time.monotonic() > plan.deadline:
-        report.archive_deferred.append(row.session_id)
-        return
-    archive_row(ctx, board, row)
-    report.archived.append(row.session_id)
-
-
-def _mark_snapshot_stale(ctx: BoardContext, board: BoardEdit, session_id: str) -> str:
+def _mark_snapshot_stale(ctx: BoardContext, session_id: str) -> str:
     """Keep the snapshot's Metadata Status in step with its row (Updated At unchanged).
 
-    A snapshot whose Metadata cannot be read does not stop the organize: the row is still
-    marked, and the problem is reported instead of written over.
+    Runs under the board lock, after the board says stale. A snapshot whose Metadata
+    cannot be read does not stop the organize: the problem is reported, not written over.
     """
     path = ctx.workspace.snapshot_file(session_id)
-    text = ctx.snapshot_text(session_id)
-    if text is None:
-        return ""
-    try:
-        marked = SnapshotChange(metadata={"Status": STALE}).apply(text, path=ctx.store.show(path))
-    except FormatError as exc:
-        return (
-            f"marked stale on the board, but its snapshot's Metadata was left as it was "
-            f"({exc}); fix the snapshot by hand"
-        )
-    if marked != text:
-        ctx.write_snapshot(session_id, marked, board)
+    with ctx.store.lock(path):
+        current = ctx.store.read_text(path)
+        if current is None:
+            return ""
+        text, style = current
+        try:
+            marked = SnapshotChange(metadata={"Status": STALE}).apply(
+                text, path=ctx.store.show(path)
+            )
+        except FormatError as exc:
+            return (
+                f"marked stale on the board, but its snapshot's Metadata was left as it was "
+                f"({exc}); fix the snapshot by hand"
+            )
+        if marked != text:
+            ctx.store.write_text(path, marked, style)
     return ""
 
 
