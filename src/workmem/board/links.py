@@ -10,10 +10,11 @@ next command (``intent``).
 from __future__ import annotations
 
 from .. import clock
-from ..errors import ConflictError, NotFoundError, UsageError
+from ..errors import ConflictError, UsageError
 from .context import BoardContext
 from .lifecycle import SessionResult, register_session, update_session
 from .model import check_session_id, join_references
+from .references import source_not_found
 from .snapshot import (
     CONTINUES_FROM,
     CURRENT_CONTEXT,
@@ -39,9 +40,7 @@ def continue_session(
     with ctx.index.locked():
         source = ctx.index.read().get(source_id)
         if source is None:
-            archived = ctx.workspace.archived_session_dir(source_id).is_dir()
-            hint = " (it is archived)" if archived else ""
-            raise NotFoundError(f"source session {source_id} is not on the board{hint}")
+            raise source_not_found(ctx, source_id)
         intro = f"Continuing from {source_id}: {source.topic} — {source.summary}"
         notes: list[str] = []
         if as_id is None:

@@ -42,12 +42,16 @@ def continuation_sources(
         if token == current_id:
             raise UsageError("a session cannot continue from itself")
         if board.get(token) is None:
-            archived = ctx.workspace.archived_session_dir(token).is_dir()
-            hint = " (it is archived)" if archived else ""
-            raise NotFoundError(f"source session {token} is not on the board{hint}")
+            raise source_not_found(ctx, token)
         if token not in sources:
             sources.append(token)
     return sources
+
+
+def source_not_found(ctx: BoardContext, source_id: str) -> NotFoundError:
+    archived = ctx.workspace.archived_session_dir(source_id).is_dir()
+    hint = " (it is archived)" if archived else ""
+    return NotFoundError(f"source session {source_id} is not on the board{hint}")
 
 
 def add_reference(board: BoardEdit, source_id: str, current_id: str) -> bool:
