@@ -43,6 +43,8 @@ if sys.argv[2] == "continue":
     board.continue_from(sys.argv[3], as_id=sys.argv[4])
 elif sys.argv[2] == "register":
     board.register(topic="Killed mid-registration", context="It had real content.")
+elif sys.argv[2] == "archive":
+    board.archive(sys.argv[3])
 print("not killed")
 """
 
@@ -134,6 +136,21 @@ def test_kill_during_registration_still_gets_its_row(root: Path, tmp_path: Path)
     Board().start()  # the next command
     row = rows(root)[sid]
     assert (row["Topic"], row["Status"]) == ("Killed mid-registration", "active")
+    assert Board().doctor().healthy
+
+
+@pytest.mark.slow
+def test_kill_during_archive_is_completed_by_the_next_command(root: Path, tmp_path: Path) -> None:
+    board = Board()
+    source = board.register(topic="Source").session_id
+    done = board.register(topic="Done", sections={"Continues From": source}).session_id
+    kill_between_writes(tmp_path, "archive", done)
+    folder = root / "memory" / "archive" / done
+    assert (folder / "index.md").is_file() and (folder / "session.md").is_file()
+    assert done in rows(root)  # the board was not written yet
+    Board().start()
+    assert done not in rows(root)
+    assert rows(root)[source]["Referenced By"] == "-"
     assert Board().doctor().healthy
 
 
