@@ -206,6 +206,21 @@ def test_retention_archives_stale_rows_past_the_setting_and_keeps_referenced_one
     assert Board().doctor().healthy
 
 
+def test_retention_reports_a_row_it_cannot_archive_and_archives_the_others(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = Board()
+    blocked = board.register(topic="Blocked", context="Old work.").session_id
+    free = board.register(topic="Free", context="Old work.").session_id
+    (root / "memory" / "archive" / blocked).mkdir(parents=True)  # left there by hand
+    monkeypatch.setenv("WORKMEM_NOW", "2027-01-01 09:00")
+    report = Board().organize(archive_after_days=90)
+    assert report.archived == [free]
+    assert "already exists" in report.inconsistent[blocked]
+    assert rows(root)[blocked]["Status"] == "stale"
+    assert (root / "memory" / "sessions" / f"{blocked}.md").is_file()
+
+
 def test_retention_is_off_unless_set_as_the_seed_never_archives_in_organize(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

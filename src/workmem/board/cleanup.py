@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .. import clock
-from ..errors import FormatError, UsageError
+from ..errors import ConflictError, FormatError, UsageError, WriteError
 from .archive import archive_row, archive_session
 from .context import BoardContext
 from .index import BoardEdit
@@ -122,8 +122,12 @@ def organize(
             if time.monotonic() > deadline:
                 report.archive_deferred.append(session_id)
                 continue
-            with ctx.index.transaction() as board:
-                archive_row(ctx, board, board.require(session_id))
+            try:
+                with ctx.index.transaction() as board:
+                    archive_row(ctx, board, board.require(session_id))
+            except (ConflictError, WriteError) as exc:  # rolled back; the others go on
+                report.inconsistent[session_id] = f"not archived: {exc}"
+                continue
             report.archived.append(session_id)
     return report
 
