@@ -131,6 +131,30 @@ def test_organize_deleting_an_idle_row_then_a_start_in_the_same_minute_gets_a_ne
     assert record(root) == [first, second]
 
 
+def test_after_organize_a_new_platform_session_never_gets_the_deleted_sessions_id(
+    root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    from workmem.cli import main
+
+    def hook(session: str) -> str:
+        payload = {"session_id": session, "cwd": str(root), "source": "startup"}
+        monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
+        assert main(["hook", "SessionStart", "--platform", "claude-code"]) == 0
+        context = json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
+        return str(context.splitlines()[0].removeprefix("Your Memory Session ID is: "))
+
+    first = hook("plat-a")
+    assert main(["organize", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["deleted_idle"] == [first]
+    second = hook("plat-b")  # same minute
+    assert second != first
+    mapping = json.loads((root / "memory" / ".workmem" / "platform-sessions.json").read_text())
+    assert mapping["claude-code:plat-a"]["memory_session_id"] == first
+    assert mapping["claude-code:plat-b"]["memory_session_id"] == second
+
+
 def test_a_deleted_placeholder_or_an_id_with_only_notes_is_never_issued_again(
     root: Path,
 ) -> None:
