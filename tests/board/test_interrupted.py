@@ -184,7 +184,7 @@ def test_a_corrupt_note_is_reported_then_dropped_and_the_command_proceeds(
     path = root / "memory" / ".workmem" / INTENT_NAME
     path.write_bytes(b'{"files": [[1, 2, 3]], "rows": "\xff')
     assert main(["doctor"]) == 1
-    assert "unreadable board intent" in capsys.readouterr().out
+    assert "unreadable note of an interrupted board change" in capsys.readouterr().out
     second = board.start().session_id
     assert second in rows(root) and not path.exists()
 

@@ -74,7 +74,7 @@ class Intent:
                 rows[sid] = values
             return cls(files=files, rows=rows, pid=int(data.get("pid", 0)))
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise UsageError(f"unreadable board intent: {exc}") from None
+            raise UsageError(f"unreadable note of an interrupted board change: {exc}") from None
 
     def landed(self, workspace: Workspace) -> bool:
         """True when at least one file beside the board already holds its new content."""
@@ -94,7 +94,7 @@ def read_intent(store: Store) -> Intent | None:
     try:
         current = store.read_text(intent_path(store.workspace))
     except FormatError as exc:  # not UTF-8, or absurdly large: not a note we wrote
-        raise UsageError(f"unreadable board intent: {exc}") from None
+        raise UsageError(f"unreadable note of an interrupted board change: {exc}") from None
     if current is None:
         return None
     return Intent.from_json(current[0])
