@@ -24,6 +24,8 @@ AGENT_NAME_ENV = "WORKMEM_AGENT_NAME"
 class BoardSettings:
     stale_days: int = 14
     lock_timeout: float = 10.0
+    #: organize archives stale rows not updated for this many days; 0 (default) = never
+    archive_stale_after_days: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ def load_settings(workspace: Workspace) -> Settings:
         lock_timeout=_typed(
             board_table, "lock_timeout", float, BoardSettings.lock_timeout, str(path)
         ),
+        archive_stale_after_days=_typed(board_table, "archive_stale_after_days", int, 0, str(path)),
     )
     agent_name = os.environ.get(AGENT_NAME_ENV) or _typed(raw, "agent_name", str, None, str(path))
     platform = _typed(raw, "platform", str, None, str(path))

@@ -52,6 +52,9 @@ def _spawn(code: str, *args: str, env: dict[str, str]) -> subprocess.Popen[str]:
 
 @pytest.mark.slow
 def test_eight_registrars_and_two_updaters_lose_nothing(root: Path) -> None:
+    # Ten processes writing in a tight loop queue for the board lock longer than an agent
+    # ever does; this test is about losing nothing, so it allows them a longer wait.
+    (root / "workmem.toml").write_text("[board]\nlock_timeout = 120\n")
     board = Board()
     updaters = [board.start(agent_name=f"updater-{n}").session_id for n in range(2)]
     sources = [board.register(topic=f"source {n}").session_id for n in range(3)]

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..doctor import DoctorReport
-from .cleanup import OrganizeReport, archive_session, organize
+from .archive import archive_session
+from .cleanup import OrganizeReport, organize
 from .context import BoardContext
 from .inspect import SessionView, doctor, list_sessions, show_session
 from .lifecycle import SessionResult, register_session, start_session, update_session
@@ -76,8 +77,16 @@ class Board:
     def release(self, source_id: str, *, as_id: str) -> SessionResult:
         return release_reference(self.ctx, source_id, as_id=as_id)
 
-    def organize(self, stale_days: int | None = None) -> OrganizeReport:
-        return organize(self.ctx, stale_days)
+    def organize(
+        self,
+        stale_days: int | None = None,
+        *,
+        archive_after_days: int | None = None,
+        dry_run: bool = False,
+    ) -> OrganizeReport:
+        return organize(
+            self.ctx, stale_days, archive_after_days=archive_after_days, dry_run=dry_run
+        )
 
     def archive(self, session_id: str) -> SessionResult:
         return archive_session(self.ctx, session_id)

@@ -1,27 +1,27 @@
-"""Organize Memory and Single-session archive (seed 001).
+"""Organize Memory (seed 001), with an optional retention rule.
 
 Organize deletes idle placeholder rows and marks overdue active rows stale; it never
-archives and never deletes a row with a snapshot or a reference. Archive moves a finished
-session under ``memory/archive/<id>/`` as one transaction: the archive index and the moved
-snapshot are written first, the board row is removed last, and any failure puts back
-what was already done.
+deletes a row with a snapshot or a reference. The seed never archives during organize; a
+board used for a year is mostly stale rows, so ``[board] archive_stale_after_days`` (off
+unless set) lets organize archive stale rows whose last update is older than that, by the
+archive rules of the design: a referenced row is kept and reported, a row with content is
+archived, never deleted. ``dry_run`` reports all of it and writes nothing.
 """
 
 from __future__ import annotations
 
-import shutil
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .. import clock
-from ..errors import ConflictError, FormatError, UsageError
-from ..files.tables import format_row
+from ..errors import ConflictError, FormatError, UsageError, WriteError
+from .archive import archive_row, archive_session
 from .context import BoardContext
 from .index import BoardEdit
-from .lifecycle import SessionResult
-from .model import ACTIVE, IDLE, STALE, BoardRow, check_session_id, join_references
-from .snapshot import SnapshotChange, continues_from
+from .model import ACTIVE, IDLE, STALE
+from .references import inbound_references
+from .snapshot import SnapshotChange
 
 
 @dataclass
@@ -33,112 +33,168 @@ class OrganizeReport:
     inconsistent: dict[str, str] = field(default_factory=dict)
     #: Marked stale on the board, but their snapshot still says active (time limit).
     snapshots_unmarked: list[str] = field(default_factory=list)
+    #: Stale rows past ``archive_stale_after_days``, archived (or to be, in a dry run).
+    archived: list[str] = field(default_factory=list)
+    #: Stale rows past the retention age left for the next organize (time limit).
+    archive_deferred: list[str] = field(default_factory=list)
+    dry_run: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return {
+            "dry_run": self.dry_run,
             "snapshots_unmarked": self.snapshots_unmarked,
             "deleted_idle": self.deleted_idle,
             "marked_stale": self.marked_stale,
             "kept_active": self.kept_active,
             "protected": self.protected,
             "inconsistent": self.inconsistent,
+            "archived": self.archived,
+            "archive_deferred": self.archive_deferred,
         }
 
 
-def inbound_references(
-    ctx: BoardContext, rows: list[BoardRow], snapshots: set[str] | None = None
-) -> dict[str, list[str]]:
-    """Who references each session: Referenced By, plus Continues From of other snapshots.
-
-    The snapshot side is the seed's fallback for continuations recorded halfway.
-    """
-    inbound: dict[str, list[str]] = {row.session_id: list(row.references) for row in rows}
-    snapshots = ctx.snapshot_ids() if snapshots is None else snapshots
-    for row in rows:
-        if row.session_id not in snapshots:
-            continue
-        for source in continues_from(ctx.snapshot_text(row.session_id) or ""):
-            refs = inbound.setdefault(source, [])
-            if row.session_id not in refs:
-                refs.append(row.session_id)
-    return inbound
-
-
-#: How long one organize may spend marking snapshots stale (each is a locked, verified
-#: write, ~0.8 ms here). The first organize of a big neglected board can mark thousands
-#: of sessions at once; beyond this the board is still organized, the rest of the
-#: snapshots are listed in the report and take their Status at their next update.
+#: How long one organize may spend on writes beside the board (marking snapshots stale,
+#: archiving; each a few locked, verified writes). The first organize of a big neglected
+#: board can have thousands; beyond this the board is still organized, the rest are listed
+#: in the report and done at their next update or the next organize.
 SNAPSHOT_MARKING_BUDGET_S = 2.0
 
+__all__ = ["OrganizeReport", "archive_session", "organize"]
 
-def organize(ctx: BoardContext, stale_days: int | None = None) -> OrganizeReport:
+
+@dataclass
+class _Plan:
+    stale_cutoff: datetime
+    archive_cutoff: datetime | None
+    #: stale rows past the retention age, unreferenced: archived after the row changes
+    to_archive: list[str] = field(default_factory=list)
+    #: rows marked stale whose snapshot says so too once the board is written
+    to_mark: list[str] = field(default_factory=list)
+
+
+def organize(
+    ctx: BoardContext,
+    stale_days: int | None = None,
+    *,
+    archive_after_days: int | None = None,
+    dry_run: bool = False,
+) -> OrganizeReport:
+    """Delete idle rows, mark overdue active rows stale, then apply the retention rule.
+
+    All under the board lock, in three steps that each leave a consistent board: the row
+    changes in one transaction; then each stale row's snapshot Metadata (a kill here
+    leaves a snapshot saying active under a stale row, which its next update corrects);
+    then one archive transaction per retired row. ``dry_run`` does the first step in
+    memory only and writes nothing.
+    """
     days = ctx.settings.board.stale_days if stale_days is None else stale_days
     if days < 0:
         raise UsageError("--stale-days must be zero or more")
-    cutoff = ctx.now() - timedelta(days=days)
-    report = OrganizeReport()
-    snapshot_deadline = time.monotonic() + SNAPSHOT_MARKING_BUDGET_S
-    with ctx.index.transaction() as board:
-        rows = board.rows()
-        snapshots = ctx.snapshot_ids()
-        inbound = inbound_references(ctx, rows, snapshots)
-        for row in rows:
-            refs = inbound.get(row.session_id, [])
-            if row.status == IDLE:
-                if refs:
-                    report.protected[row.session_id] = refs
-                elif row.session_id in snapshots:
-                    report.inconsistent[row.session_id] = (
-                        "idle row has a session snapshot; resolve by hand "
-                        "(update it to active, or archive it) before organizing deletes it"
-                    )
-                else:
-                    board.remove(row.session_id)
-                    report.deleted_idle.append(row.session_id)
-            elif row.status == ACTIVE:
-                if refs:
-                    report.protected[row.session_id] = refs
-                    continue
-                overdue = _older_than(row.updated_at, cutoff)
-                meaningful = row.session_id in snapshots or row.has_meaningful_summary
-                if overdue and meaningful:
-                    row.status = STALE
-                    board.put(row)  # Updated At stays: it dates the last real work
-                    report.marked_stale.append(row.session_id)
-                    if row.session_id not in snapshots:
-                        continue
-                    if time.monotonic() > snapshot_deadline:
-                        report.snapshots_unmarked.append(row.session_id)
-                        continue
-                    problem = _mark_snapshot_stale(ctx, board, row.session_id)
-                    if problem:
-                        report.inconsistent[row.session_id] = problem
-                else:
-                    report.kept_active.append(row.session_id)
-            elif refs:
-                report.protected[row.session_id] = refs
+    keep = (
+        ctx.settings.board.archive_stale_after_days
+        if archive_after_days is None
+        else archive_after_days
+    )
+    if keep < 0:
+        raise UsageError("archive_stale_after_days must be zero (off) or more")
+    now = ctx.now()
+    plan = _Plan(
+        stale_cutoff=now - timedelta(days=days),
+        archive_cutoff=now - timedelta(days=keep) if keep else None,
+    )
+    report = OrganizeReport(dry_run=dry_run)
+    with ctx.index.locked():
+        if dry_run:
+            _plan_rows(ctx, ctx.index.read(), plan, report)  # edits stay in memory
+            report.archived = plan.to_archive
+            return report
+        with ctx.index.transaction() as board:
+            _plan_rows(ctx, board, plan, report)
+        deadline = time.monotonic() + SNAPSHOT_MARKING_BUDGET_S
+        for session_id in plan.to_mark:
+            if time.monotonic() > deadline:
+                report.snapshots_unmarked.append(session_id)
+                continue
+            problem = _mark_snapshot_stale(ctx, session_id)
+            if problem:
+                report.inconsistent[session_id] = problem
+        for session_id in plan.to_archive:
+            if time.monotonic() > deadline:
+                report.archive_deferred.append(session_id)
+                continue
+            try:
+                with ctx.index.transaction() as board:
+                    archive_row(ctx, board, board.require(session_id))
+            except (ConflictError, WriteError) as exc:  # rolled back; the others go on
+                report.inconsistent[session_id] = f"not archived: {exc}"
+                continue
+            report.archived.append(session_id)
     return report
 
 
-def _mark_snapshot_stale(ctx: BoardContext, board: BoardEdit, session_id: str) -> str:
+def _plan_rows(ctx: BoardContext, board: BoardEdit, plan: _Plan, report: OrganizeReport) -> None:
+    """The row changes of organize, made on ``board``; what follows them goes in ``plan``."""
+    rows = board.rows()
+    snapshots = ctx.snapshot_ids()
+    inbound = inbound_references(ctx, rows, snapshots)
+    for row in rows:
+        refs = inbound.get(row.session_id, [])
+        if refs:
+            report.protected[row.session_id] = refs
+            continue
+        if row.status == IDLE:
+            if row.session_id in snapshots:
+                report.inconsistent[row.session_id] = (
+                    "idle row has a session snapshot; resolve by hand "
+                    "(update it to active, or archive it) before organizing deletes it"
+                )
+            else:
+                board.remove(row.session_id)
+                report.deleted_idle.append(row.session_id)
+        elif row.status == ACTIVE:
+            overdue = _older_than(row.updated_at, plan.stale_cutoff)
+            if overdue and (row.session_id in snapshots or row.has_meaningful_summary):
+                row.status = STALE
+                board.put(row)  # Updated At stays: it dates the last real work
+                report.marked_stale.append(row.session_id)
+                if row.session_id in snapshots:
+                    plan.to_mark.append(row.session_id)
+            else:
+                report.kept_active.append(row.session_id)
+        cutoff = plan.archive_cutoff
+        if row.status == STALE and cutoff is not None and _older_than(row.updated_at, cutoff):
+            if row.has_content or row.session_id in snapshots:
+                plan.to_archive.append(row.session_id)
+            else:
+                report.inconsistent[row.session_id] = (
+                    "stale row with only default texts and no snapshot; "
+                    "archive or delete it by hand"
+                )
+
+
+def _mark_snapshot_stale(ctx: BoardContext, session_id: str) -> str:
     """Keep the snapshot's Metadata Status in step with its row (Updated At unchanged).
 
-    A snapshot whose Metadata cannot be read does not stop the organize: the row is still
-    marked, and the problem is reported instead of written over.
+    Runs under the board lock, after the board says stale. A snapshot whose Metadata
+    cannot be read does not stop the organize: the problem is reported, not written over.
     """
     path = ctx.workspace.snapshot_file(session_id)
-    text = ctx.snapshot_text(session_id)
-    if text is None:
-        return ""
-    try:
-        marked = SnapshotChange(metadata={"Status": STALE}).apply(text, path=ctx.store.show(path))
-    except FormatError as exc:
-        return (
-            f"marked stale on the board, but its snapshot's Metadata was left as it was "
-            f"({exc}); fix the snapshot by hand"
-        )
-    if marked != text:
-        board.on_rollback(ctx.write_snapshot(session_id, marked).restore)
+    with ctx.store.lock(path):
+        current = ctx.store.read_text(path)
+        if current is None:
+            return ""
+        text, style = current
+        try:
+            marked = SnapshotChange(metadata={"Status": STALE}).apply(
+                text, path=ctx.store.show(path)
+            )
+        except FormatError as exc:
+            return (
+                f"marked stale on the board, but its snapshot's Metadata was left as it was "
+                f"({exc}); fix the snapshot by hand"
+            )
+        if marked != text:
+            ctx.store.write_text(path, marked, style)
     return ""
 
 
@@ -147,95 +203,3 @@ def _older_than(stamp: str, cutoff: datetime) -> bool:
         return clock.parse_timestamp(stamp) < cutoff
     except UsageError:
         return False  # an unreadable date is never a reason to change a row
-
-
-def _archive_index(row: BoardRow, archived_at: str, has_session: bool) -> str:
-    fields = [
-        ("Session ID", row.session_id),
-        ("Agent Name", row.agent_name),
-        ("Topic", row.topic),
-        ("Summary", row.summary),
-        ("Keywords", row.keywords),
-        ("Original Status", row.status),
-        ("Referenced By", row.referenced_by),
-        ("Started At", row.started_at),
-        ("Updated At", row.updated_at),
-        ("Archived At", archived_at),
-    ]
-    lines = [f"# Archived Session: {row.session_id}", "", "## Metadata", ""]
-    lines += [format_row(["Field", "Value"]), "|---|---|"]
-    lines += [format_row([name, value]) for name, value in fields]
-    lines += ["", "## Files", "", "- Session: ./session.md" if has_session else "- None"]
-    return "\n".join(lines) + "\n"
-
-
-def archive_session(ctx: BoardContext, session_id: str) -> SessionResult:
-    """Single-session archive: all fourteen steps of the seed, as one transaction."""
-    check_session_id(session_id)
-    snapshot_path = ctx.workspace.snapshot_file(session_id)
-    folder = ctx.workspace.archived_session_dir(session_id)
-    with ctx.index.transaction() as board:
-        row = board.require(session_id)
-        has_snapshot = snapshot_path.is_file()
-        inbound = inbound_references(ctx, board.rows()).get(session_id, [])
-        if inbound:
-            raise ConflictError(
-                f"{session_id} is still referenced by {', '.join(inbound)}; release those "
-                f"references first (workmem session release {session_id} --as ID)"
-            )
-        if not has_snapshot:
-            # Steps 3 and 10: nothing retained to archive, so the row is deleted instead.
-            board.remove(session_id)
-            return SessionResult(
-                "delete",
-                session_id,
-                row,
-                files=[ctx.store.show(ctx.index.path)],
-                notes=[
-                    "no snapshot: the row was deleted instead of archived "
-                    f"(was {row.status}; topic {row.topic!r}; summary {row.summary!r})"
-                ],
-            )
-        if folder.exists():
-            raise ConflictError(f"{ctx.store.show(folder)} already exists; nothing was changed")
-        sources = continues_from(ctx.snapshot_text(session_id) or "")
-        archived_at = clock.stamp(ctx.now())
-        index_file = folder / "index.md"
-        moved_to = folder / "session.md"
-
-        def undo_archive() -> None:
-            if moved_to.exists() and not snapshot_path.exists():
-                try:
-                    ctx.store.move(moved_to, snapshot_path)
-                except Exception:
-                    return  # keep the archive folder: it holds the only copy
-            shutil.rmtree(folder, ignore_errors=True)
-
-        board.on_rollback(undo_archive)
-        folder.mkdir(parents=True)
-        with ctx.store.lock(index_file):
-            ctx.store.write_text(index_file, _archive_index(row, archived_at, True))
-        with ctx.store.lock(snapshot_path):
-            ctx.store.move(snapshot_path, moved_to)
-        released = []
-        for source_id in sources:
-            source = board.get(source_id)
-            if source is not None and session_id in source.references:
-                source.referenced_by = join_references(
-                    [r for r in source.references if r != session_id]
-                )
-                board.put(source)
-                released.append(source_id)
-        board.remove(session_id)
-    notes = [f"released reference on {s}" for s in released]
-    return SessionResult(
-        "archive",
-        session_id,
-        row,
-        files=[
-            ctx.store.show(index_file),
-            ctx.store.show(moved_to),
-            ctx.store.show(ctx.index.path),
-        ],
-        notes=notes,
-    )

@@ -9,9 +9,10 @@ from pathlib import Path
 from .. import clock
 from ..config import Settings, load_settings
 from ..files.store import FileUndo, Store, read_bytes
+from ..files.text import PLAIN, decode, encode
 from ..platforms.runtime import default_agent_name, running_platform
 from ..root import Workspace, open_workspace
-from .index import BoardIndex
+from .index import BoardEdit, BoardIndex
 from .model import check_agent_name
 
 
@@ -63,15 +64,18 @@ class BoardContext:
             if p.name.endswith(".md") and not p.name.endswith(".notes.md")
         }
 
-    def write_snapshot(self, session_id: str, text: str) -> FileUndo:
-        """Write a snapshot (lock held, verified) and return how to take the write back."""
+    def write_snapshot(self, session_id: str, text: str, board: BoardEdit) -> None:
+        """Write a snapshot inside ``board``'s transaction: noted first, verified, undoable.
+
+        Make the row changes that go with it before calling this: the transaction's note
+        (``BoardEdit.will_write``) carries them, so a kill after this write and before the
+        board's is completed by the next command. A failed transaction puts the previous
+        snapshot back.
+        """
         path = self.workspace.snapshot_file(session_id)
         with self.store.lock(path):
-            undo = FileUndo(path, read_bytes(path))
-            current = self.store.read_text(path)
-            style = current[1] if current else None
-            if style is None:
-                self.store.write_text(path, text)
-            else:
-                self.store.write_text(path, text, style)
-        return undo
+            previous = read_bytes(path)
+            style = decode(previous, self.store.show(path))[1] if previous is not None else PLAIN
+            board.on_rollback(FileUndo(path, previous).restore)
+            board.will_write(path, encode(text, style))
+            self.store.write_text(path, text, style)

@@ -37,6 +37,36 @@ def list_sessions(ctx: BoardContext, statuses: list[str] | None = None) -> list[
     return sorted(rows, key=_relevance)
 
 
+#: What ``session list`` shows unless asked for more: the sessions still in play.
+LISTED_BY_DEFAULT = (ACTIVE, IDLE)
+
+
+@dataclass
+class Listing:
+    """The rows to show, and how many of each other status were left out."""
+
+    rows: list[BoardRow]
+    hidden: dict[str, int]
+
+
+def session_listing(
+    ctx: BoardContext, statuses: list[str] | None = None, *, show_all: bool = False
+) -> Listing:
+    """Active and idle rows (meaningful first) and a count of the rest; all with ``show_all``.
+
+    After a year a board holds hundreds of stale rows; listing them all buries the few
+    sessions still in play. Asking for a status, or for all, shows exactly that.
+    """
+    rows = list_sessions(ctx, statuses)
+    if statuses or show_all:
+        return Listing(rows, {})
+    hidden: dict[str, int] = {}
+    for row in rows:
+        if row.status not in LISTED_BY_DEFAULT:
+            hidden[row.status] = hidden.get(row.status, 0) + 1
+    return Listing([r for r in rows if r.status in LISTED_BY_DEFAULT], hidden)
+
+
 @dataclass
 class SessionView:
     session_id: str
@@ -68,8 +98,13 @@ def show_session(ctx: BoardContext, session_id: str) -> SessionView:
 
 
 def check_board(workspace: Workspace, report: DoctorReport) -> None:
-    """The board's part of ``workmem doctor``."""
-    board_findings(BoardContext.open(workspace.root), report)
+    """The board's part of ``workmem doctor``; with ``report.fix``, repairs come first."""
+    ctx = BoardContext.open(workspace.root)
+    if report.fix:
+        from .repair import repair_board
+
+        repair_board(ctx, report)
+    board_findings(ctx, report)
 
 
 def doctor(ctx: BoardContext) -> DoctorReport:
@@ -87,6 +122,19 @@ def board_findings(ctx: BoardContext, report: DoctorReport) -> None:
         report.add("malformed-board", None, str(exc))
         return
     report.rows = len(rows)
+    try:
+        interrupted = ctx.index.pending_intent()
+    except UsageError as exc:
+        report.add("interrupted-write", None, f"{exc}; workmem doctor --fix removes it")
+    else:
+        if interrupted is not None:
+            files = ", ".join(rel for rel, _ in interrupted.files) or "the board"
+            report.add(
+                "interrupted-write",
+                None,
+                f"a command was stopped while writing {files}; the next board command "
+                "completes it, or run workmem doctor --fix",
+            )
     on_board = {}
     for row in rows:
         if row.session_id in on_board:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 from .. import clock
-from ..errors import UsageError
+from ..errors import FormatError, UsageError
 from .context import BoardContext
+from .index import BoardEdit
 from .model import (
     ACTIVE,
-    DEFAULT_START_SUMMARY,
     DEFAULT_TOPIC,
     FALLBACK_MANUAL_SUMMARY,
     IDLE,
@@ -26,7 +26,8 @@ from .model import (
     check_session_id,
     manual_keywords,
 )
-from .snapshot import CURRENT_CONTEXT, SnapshotChange, render_template
+from .references import add_reference, continuation_sources
+from .snapshot import CURRENT_CONTEXT, SnapshotChange, continues_from, render_template
 from .start import SessionResult, allocate_id, start_session
 
 # ASCII punctuation ends a sentence only before a space (so "CLAUDE.md" stays whole).
@@ -59,7 +60,11 @@ def register_session(
     sections: list[tuple[str, str]] | None = None,
     agent_name: str | None = None,
 ) -> SessionResult:
-    """Manual registration: a new active row and its snapshot, both verified."""
+    """Manual registration: a new active row and its snapshot, both verified.
+
+    A ``Continues From`` section makes it a continuation: each source is checked and its
+    Referenced By lists the new session, in the same transaction.
+    """
     name = ctx.agent_name(agent_name)
     now = clock.stamp(ctx.now())
     change = SnapshotChange()
@@ -72,6 +77,7 @@ def register_session(
     if CURRENT_CONTEXT not in change.prose and summary != FALLBACK_MANUAL_SUMMARY:
         change.add(CURRENT_CONTEXT, summary)
     with ctx.index.transaction() as board:
+        sources = continuation_sources(ctx, board, change, None)
         session_id = allocate_id(ctx, board.ids(), name)
         row = BoardRow(
             session_id=session_id,
@@ -84,14 +90,36 @@ def register_session(
             started_at=now,
             updated_at=now,
         )
+        board.append(row)
         change.metadata = _metadata(row)
         path = ctx.workspace.snapshot_file(session_id)
         text = change.apply(render_template(_metadata(row)), path=ctx.store.show(path))
-        board.on_rollback(ctx.write_snapshot(session_id, text).restore)
-        board.append(row)
+        notes = _link(board, session_id, sources, text, ctx.store.show(path))
+        ctx.write_snapshot(session_id, text, board)
     return SessionResult(
-        "register", session_id, row, files=[ctx.store.show(path), ctx.store.show(ctx.index.path)]
+        "register",
+        session_id,
+        row,
+        files=[ctx.store.show(path), ctx.store.show(ctx.index.path)],
+        notes=notes,
     )
+
+
+def _link(board: BoardEdit, current_id: str, sources: list[str], text: str, path: str) -> list[str]:
+    """Referenced By on every source, once the new snapshot text is known to list them all."""
+    listed = continues_from(text)
+    missing = [s for s in sources if s not in listed]
+    if missing:
+        raise FormatError(
+            f"the snapshot would not list {', '.join(missing)} under Continues From; "
+            "nothing was written",
+            path=path,
+        )
+    return [
+        f"{source} Referenced By now lists {current_id}"
+        for source in sources
+        if add_reference(board, source, current_id)
+    ]
 
 
 def _metadata(row: BoardRow) -> dict[str, str]:
@@ -125,10 +153,11 @@ def update_session(
     now = clock.stamp(ctx.now())
     with ctx.index.transaction() as board:
         row = board.require(session_id)
-        if summary is None and row.summary in (DEFAULT_START_SUMMARY, FALLBACK_MANUAL_SUMMARY):
-            context = "\n".join(change.prose.get(CURRENT_CONTEXT, []))
-            if context:
-                summary = summary_from(context)
+        sources = continuation_sources(ctx, board, change, session_id)
+        context = "\n".join(change.prose.get(CURRENT_CONTEXT, []))
+        if summary is None and context:
+            # The row follows the snapshot: new Current Context gives a new Summary.
+            summary = summary_from(context) or None
         if summary is not None and CURRENT_CONTEXT not in change.prose:
             change.add(CURRENT_CONTEXT, summary)
         row.topic = topic.strip() if topic and topic.strip() else row.topic
@@ -136,14 +165,16 @@ def update_session(
         row.keywords = keywords if keywords is not None else row.keywords
         row.status = status or ACTIVE
         row.updated_at = now
+        board.put(row)
         change.metadata = _metadata(row)
         path = ctx.workspace.snapshot_file(session_id)
         existing = ctx.snapshot_text(session_id)
         base = existing if existing is not None else render_template(_metadata(row))
         text = change.apply(base, path=ctx.store.show(path))
-        board.on_rollback(ctx.write_snapshot(session_id, text).restore)
-        board.put(row)
-    notes = [] if existing is not None else ["snapshot created (none existed)"]
+        notes = _link(board, session_id, sources, text, ctx.store.show(path))
+        ctx.write_snapshot(session_id, text, board)
+    if existing is None:
+        notes.insert(0, "snapshot created (none existed)")
     return SessionResult(
         "update",
         session_id,

@@ -19,6 +19,8 @@ COLUMNS = (
     "Started At",
     "Updated At",
 )
+#: ``BoardRow`` fields that hold free text (from agents and people), neutralised on write.
+FREE_TEXT_COLUMNS = ("topic", "summary", "keywords")
 IDLE, ACTIVE, STALE = "idle", "active", "stale"
 STATUSES = (IDLE, ACTIVE, STALE)
 NO_REFERENCE = "-"
@@ -62,6 +64,7 @@ def check_agent_name(value: str) -> str:
 
 
 def base_session_id(moment: datetime, agent_name: str) -> str:
+    """The seed's ``YYYY-MM-DD-HHMM-agent-name``: the one place a session ID is formed."""
     return f"{moment:%Y-%m-%d-%H%M}-{check_agent_name(agent_name)}"
 
 
@@ -119,8 +122,19 @@ class BoardRow:
         return self.summary.strip() not in DEFAULT_SUMMARIES
 
     @property
+    def has_content(self) -> bool:
+        """True when the row says something beyond the seed's defaults (worth archiving)."""
+        return self.has_meaningful_summary or self.topic.strip() not in ("", DEFAULT_TOPIC)
+
+    @property
     def is_placeholder(self) -> bool:
         return self.status == IDLE and self.topic.strip() in ("", DEFAULT_TOPIC)
 
     def to_dict(self) -> dict[str, str]:
-        return asdict(self)
+        """The row for people and scripts: free text as its writer wrote it (escapes undone)."""
+        from ..files.freetext import restore
+
+        values = asdict(self)
+        for name in FREE_TEXT_COLUMNS:
+            values[name] = restore(values[name])
+        return values

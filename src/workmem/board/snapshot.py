@@ -4,6 +4,10 @@ A snapshot is an integrated working summary. Creating one fills the template; up
 re-reads the file and merges: list sections by item (``files.sections.merge_items``),
 prose by paragraph, the Metadata table by field. ``SnapshotChange.apply`` refuses to
 return a document that lost anything the old one held.
+
+Every text a change brings is free text: ``apply`` neutralises it (``files.freetext``) so
+that "## Continues From" inside a context paragraph stays a line of that paragraph and never
+becomes a section, a reference or a fence.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import FormatError, UsageError
+from ..files.freetext import neutralize_block, neutralize_line
 from ..files.sections import (
     Document,
     Section,
@@ -133,14 +138,16 @@ class SnapshotChange:
                 path=path,
             )
         new = Document.parse(text)
-        _set_metadata(new.get(METADATA), self.metadata, path)  # type: ignore[arg-type]
+        metadata = {name: neutralize_line(value) for name, value in self.metadata.items()}
+        _set_metadata(new.get(METADATA), metadata, path)  # type: ignore[arg-type]
         for title, paragraphs in self.prose.items():
-            section = new.ensure(title)
+            section = new.ensure(_title(title))
             for paragraph in paragraphs:
-                merge_prose(section, paragraph, _hints_for(title))
+                merge_prose(section, neutralize_block(paragraph), _hints_for(title))
         record: list[str] = []
         for title, items in self.items.items():
-            changed = merge_items(new.ensure(title), items, _hints_for(title))
+            safe = [neutralize_line(item) for item in items]
+            changed = merge_items(new.ensure(_title(title)), safe, _hints_for(title))
             if normalize_title(title) != normalize_title(SUPERSEDED):
                 record.extend(f"{item} ({title})" for item in changed)
         if record:
@@ -151,6 +158,11 @@ class SnapshotChange:
                 "merge would drop " + "; ".join(lost) + "; nothing was written", path=path
             )
         return new.render()
+
+
+def _title(title: str) -> str:
+    """A section title given as free text (``--section NAME=``), as one safe heading line."""
+    return neutralize_line(title).lstrip("\\#").strip() or "Notes"
 
 
 def _set_metadata(section: Section, values: Mapping[str, str], path: str) -> None:
@@ -183,11 +195,11 @@ def _section_slice(text: str, title: str) -> str:
     Organize reads every snapshot on the board; slicing keeps that linear in the size of
     one section rather than of each file. Falls back to the whole text when unsure.
     """
-    marker = f"## {title}"
-    start = text.find(marker)
+    marker = f"\n## {title}\n"
+    start = f"\n{text}".find(marker)  # a heading starts a line; "\\## title" is text
     if start < 0 or "```" in text or "~~~" in text:
         return text
-    end = text.find("\n## ", start + len(marker))
+    end = text.find("\n## ", start + len(marker) - 2)
     return text[start:] if end < 0 else text[start : end + 1]
 
 

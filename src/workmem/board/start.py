@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .. import clock
 from .context import BoardContext
+from .issued import issued_ids, record_issued
 from .model import (
     DEFAULT_START_SUMMARY,
     DEFAULT_TOPIC,
@@ -43,17 +44,29 @@ class SessionResult:
 
 
 def allocate_id(ctx: BoardContext, taken: set[str], agent_name: str) -> str:
-    """``YYYY-MM-DD-HHMM-agent`` or the first free ``-2``, ``-3``…; never reused or guessed."""
+    """``YYYY-MM-DD-HHMM-agent`` or the first free ``-2``, ``-3``…; never reused or guessed.
+
+    Free means: not on the board, no snapshot, notes or archive under that name, and never
+    issued before (``issued``). The chosen ID is recorded as issued before it is returned;
+    callers hold the board lock, so two allocations never pick the same one.
+    """
+    issued = issued_ids(ctx.store)
     base = base_session_id(ctx.now(), agent_name)
     candidate, suffix = base, 1
-    while (
-        candidate in taken
-        or ctx.workspace.snapshot_file(candidate).exists()
-        or ctx.workspace.archived_session_dir(candidate).exists()
-    ):
+    while candidate in taken or candidate in issued or _on_disk(ctx, candidate):
         suffix += 1
         candidate = f"{base}-{suffix}"
+    record_issued(ctx.store, candidate)
     return candidate
+
+
+def _on_disk(ctx: BoardContext, session_id: str) -> bool:
+    sessions = ctx.workspace.sessions_dir
+    return (
+        ctx.workspace.snapshot_file(session_id).exists()
+        or (sessions / f"{session_id}.notes.md").exists()
+        or ctx.workspace.archived_session_dir(session_id).exists()
+    )
 
 
 def start_session(ctx: BoardContext, agent_name: str | None = None) -> SessionResult:

@@ -115,23 +115,29 @@ def cmd_archive(args: argparse.Namespace) -> int:
     return _print_result(args, result, f"{verb}: {result.session_id}")
 
 
+LIST_COLUMNS = ("session_id", "status", "topic", "summary", "referenced_by", "updated_at")
+
+
 def cmd_list(args: argparse.Namespace) -> int:
-    rows = _board(args).list(args.status)
+    from ..board.inspect import session_listing
+
+    listing = session_listing(_board(args).ctx, args.status, show_all=args.all)
+    rows = listing.rows
     if wants_json(args):
         emit_json([r.to_dict() for r in rows])
         return 0
-    if not rows:
-        say("The board is empty.")
-        return 0
-    say(
-        table(
-            ["Session ID", "Status", "Topic", "Summary", "Referenced By", "Updated At"],
-            [
-                [r.session_id, r.status, r.topic, r.summary, r.referenced_by, r.updated_at]
-                for r in rows
-            ],
+    if rows:
+        say(
+            table(
+                ["Session ID", "Status", "Topic", "Summary", "Referenced By", "Updated At"],
+                [[d[key] for key in LIST_COLUMNS] for d in (r.to_dict() for r in rows)],
+            )
         )
-    )
+    elif not listing.hidden:
+        say("The board is empty.")
+    if listing.hidden:
+        counts = ", ".join(f"{n} {status}" for status, n in sorted(listing.hidden.items()))
+        say(f"{counts} not shown (--all shows every row, --status STATUS one kind)")
     return 0
 
 
@@ -151,25 +157,39 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_organize(args: argparse.Namespace) -> int:
-    report = _board(args).organize(args.stale_days)
+    report = _board(args).organize(
+        args.stale_days, archive_after_days=args.archive_stale_after_days, dry_run=args.dry_run
+    )
     if wants_json(args):
         emit_json({"ok": True, **report.to_dict()})
         return 0
-    say("Organized memory/index.md:")
-    say(f"  deleted idle rows: {', '.join(report.deleted_idle) or 'none'}")
-    say(f"  marked stale:      {', '.join(report.marked_stale) or 'none'}")
-    say(f"  kept active:       {', '.join(report.kept_active) or 'none'}")
+    if report.dry_run:
+        say("Dry run: nothing was written. Organize would change memory/index.md like this:")
+        deleted, stale, archived = "would delete idle", "would mark stale", "would archive"
+    else:
+        say("Organized memory/index.md:")
+        deleted, stale, archived = "deleted idle rows", "marked stale", "archived"
+    say(f"  {deleted + ':':<19}{', '.join(report.deleted_idle) or 'none'}")
+    say(f"  {stale + ':':<19}{', '.join(report.marked_stale) or 'none'}")
+    if report.archived:
+        say(f"  {archived + ':':<19}{', '.join(report.archived)}")
+    say(f"  {'kept active:':<19}{', '.join(report.kept_active) or 'none'}")
     if report.protected:
         for sid, refs in report.protected.items():
-            say(f"  protected:         {sid} (referenced by {', '.join(refs)})")
+            say(f"  {'protected:':<19}{sid} (referenced by {', '.join(refs)})")
     else:
-        say("  protected:         none")
+        say(f"  {'protected:':<19}none")
     for sid, why in report.inconsistent.items():
         say(f"  NEEDS ATTENTION:   {sid}: {why}")
     if report.snapshots_unmarked:
         say(
             f"  {len(report.snapshots_unmarked)} snapshot(s) still say active (time limit); "
             "each takes its Status at its next update"
+        )
+    if report.archive_deferred:
+        say(
+            f"  {len(report.archive_deferred)} stale row(s) past the retention age wait for "
+            "the next organize (time limit)"
         )
     return 0
 
@@ -240,8 +260,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     arc.add_argument("session_id", metavar="ID")
     arc.set_defaults(handler=cmd_archive)
 
-    lst = verbs.add_parser("list", parents=[common], help="sessions, meaningful first")
+    lst = verbs.add_parser(
+        "list", parents=[common], help="active and idle sessions, meaningful first"
+    )
     lst.add_argument("--status", action="append", choices=["idle", "active", "stale"])
+    lst.add_argument("--all", action="store_true", help="every row, stale ones too")
     lst.set_defaults(handler=cmd_list)
 
     show = verbs.add_parser("show", parents=[common], help="a session's row and snapshot")
@@ -250,6 +273,17 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     org = subparsers.add_parser("organize", parents=[common], help="organize the board")
     org.add_argument("--stale-days", type=int, default=None)
+    org.add_argument(
+        "--archive-stale-after-days",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also archive unreferenced stale rows not updated for N days "
+        "(default: [board] archive_stale_after_days; 0 = never)",
+    )
+    org.add_argument(
+        "--dry-run", action="store_true", help="report what would change, write nothing"
+    )
     org.set_defaults(handler=cmd_organize)
 
     doc = subparsers.add_parser("doctor", parents=[common], help="consistency report")

@@ -51,21 +51,32 @@ class HookRun:
 
 
 def memory_session(run: HookRun, *, register: bool) -> str | None:
-    """This platform session's memory session ID; registered (idle) when ``register``."""
-    from ..board.context import BoardContext
+    """This platform session's memory session ID; registered (idle) when ``register``.
+
+    Registering is one step under the board lock: look the platform session up, start a
+    session if it has none on the board, record the pair. Hooks installed at user and
+    project scope fire SessionStart two or three times at once for one platform session;
+    the first registers, the others wait for the lock and find its ID.
+    """
     from .session_map import lookup, remember
 
-    mapped = lookup(run.store, run.inp.platform, run.inp.session_id)
-    ctx = BoardContext.open(run.workspace.root, platform=run.inp.platform)
-    if mapped is not None and ctx.index.read().get(mapped.memory_session_id) is not None:
-        return mapped.memory_session_id
     if not register:
+        # Later hooks only read the map: cheap, no lock (the map is replaced atomically).
+        mapped = lookup(run.store, run.inp.platform, run.inp.session_id)
         return mapped.memory_session_id if mapped else None
+    from ..board.context import BoardContext
     from ..board.start import start_session
 
-    result = start_session(ctx)
-    if run.inp.session_id:
-        remember(run.store, run.inp.platform, run.inp.session_id, result.session_id, run.transcript)
+    ctx = BoardContext.open(run.workspace.root, platform=run.inp.platform)
+    with ctx.index.locked():
+        mapped = lookup(ctx.store, run.inp.platform, run.inp.session_id)
+        if mapped is not None and ctx.index.read().get(mapped.memory_session_id) is not None:
+            return mapped.memory_session_id
+        result = start_session(ctx)
+        if run.inp.session_id:
+            remember(
+                ctx.store, run.inp.platform, run.inp.session_id, result.session_id, run.transcript
+            )
     return result.session_id
 
 
