@@ -258,3 +258,34 @@ def test_a_short_follow_up_comes_back_with_the_request_it_follows(
     request = context.split("## Last request")[1]
     assert "Earlier request:" in request and "make backoff exponential with jitter" in request
     assert request.index("exponential") < request.index("yes, do it")
+
+
+def test_the_agents_own_summary_and_topic_win_over_a_saves(
+    root: Path,
+    session: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sid = sid_of(start(monkeypatch, capsys, session, "startup"))
+    hook(monkeypatch, capsys, "PreCompact", {**session, "trigger": "auto"})
+    row = next(TableDocument.parse((root / "memory" / "index.md").read_text()).records())
+    assert row["Summary"].startswith("in progress: Handle CRLF line endings")  # from the state
+    assert (
+        main(
+            [
+                "session",
+                "update",
+                sid,
+                "--topic",
+                "Strict parser",
+                "--summary",
+                "The parser rejects malformed rows.",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    hook(monkeypatch, capsys, "PreCompact", {**session, "trigger": "auto"})
+    row = next(TableDocument.parse((root / "memory" / "index.md").read_text()).records())
+    assert row["Topic"] == "Strict parser"
+    assert row["Summary"] == "The parser rejects malformed rows."

@@ -254,15 +254,47 @@ def _snapshot(job: SaveInput) -> str:
     edited = extract_facts(job.transcript).edited[:20]
     if edited:
         change.add(FILES, "\n".join(f"`{f.path}` — {describe_file(f)}" for f in edited))
-    # The agent's own words win: only a placeholder topic or summary is filled in.
+    # The agent's own words win: a placeholder topic is filled in; the summary follows the
+    # state unless the agent wrote its own (one a save wrote is recorded, so it can tell).
     topic = topic_of(job.transcript) if _is_placeholder_topic(row) else None
-    summary = None
-    if not row.has_meaningful_summary:
+    state = state_text(job.transcript)
+    written_by_save = _auto_summaries(job.workspace).get(job.session_id)
+    summary: str | None = row.summary
+    if state and (not row.has_meaningful_summary or row.summary == written_by_save):
         from ..board.lifecycle import summary_from
 
-        summary = summary_from(state_text(job.transcript)) or None
+        summary = summary_from(state) or row.summary
     result = update_session(ctx, job.session_id, topic=topic, summary=summary, change=change)
+    if result.row is not None and (summary != row.summary or written_by_save is not None):
+        _remember_auto_summary(job.workspace, job.session_id, result.row.summary)
     return f"{result.row.status}; topic {result.row.topic!r}" if result.row else "updated"
+
+
+AUTO_SUMMARIES = "auto-summaries.json"
+
+
+def _auto_summaries(workspace: Workspace) -> dict[str, str]:
+    """Session -> the board Summary a save last wrote (derived state)."""
+    try:
+        data = json.loads((workspace.state_dir / AUTO_SUMMARIES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
+
+
+def _remember_auto_summary(workspace: Workspace, session_id: str, summary: str) -> None:
+    from ..files.store import Store
+
+    def change(old: str | None) -> str:
+        try:
+            data = json.loads(old) if old else {}
+        except ValueError:
+            data = {}
+        data = data if isinstance(data, dict) else {}
+        data[session_id] = summary
+        return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+    Store(workspace).update(workspace.state_dir / AUTO_SUMMARIES, change)
 
 
 def _relay(job: SaveInput) -> str:
