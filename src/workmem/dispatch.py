@@ -78,7 +78,10 @@ def transcript_context(run: RunContext) -> tuple[str, list[str]]:
         platform=run.platform,
         home=run.home,
     )
-    text = result.path.read_text(encoding="utf-8") if result.path.is_file() else ""
+    from .files.store import Store
+
+    current = Store(run.workspace).read_text(result.path)
+    text = current[0] if current else ""
     sections = template.parse(text) if text else {}
     state = sections.get("Current State", "").strip()
     files = [

@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 from .root import Workspace
 
 #: (module, function) of every check, in report order.
-CHECKS: tuple[tuple[str, str], ...] = (("workmem.board.inspect", "check_board"),)
+CHECKS: tuple[tuple[str, str], ...] = (
+    ("workmem.board.inspect", "check_board"),
+    ("workmem.files.confine", "check_links"),
+)
 
 
 @dataclass

@@ -212,7 +212,7 @@ def archive_session(ctx: BoardContext, session_id: str) -> SessionResult:
             shutil.rmtree(folder, ignore_errors=True)
 
         board.on_rollback(undo_archive)
-        folder.mkdir(parents=True)
+        ctx.store.make_folder(folder)
         with ctx.store.lock(index_file):
             ctx.store.write_text(index_file, _archive_index(row, archived_at, True))
         with ctx.store.lock(snapshot_path):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .. import clock
 from ..config import Settings, load_settings
-from ..files.store import FileUndo, Store, read_bytes
+from ..files.store import FileUndo, Store
 from ..platforms.runtime import default_agent_name, running_platform
 from ..root import Workspace, open_workspace
 from .index import BoardIndex
@@ -67,7 +67,7 @@ class BoardContext:
         """Write a snapshot (lock held, verified) and return how to take the write back."""
         path = self.workspace.snapshot_file(session_id)
         with self.store.lock(path):
-            undo = FileUndo(path, read_bytes(path))
+            undo = FileUndo(path, self.store.read_bytes(path))
             current = self.store.read_text(path)
             style = current[1] if current else None
             if style is None:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..errors import NotFoundError, WriteError
-from ..files.store import FileUndo, Store, read_bytes
+from ..files.store import FileUndo, Store
 from ..files.tables import Row, TableDocument, split_cells, unescape_cell
 from ..files.text import TextStyle
 from ..root import Workspace
@@ -108,9 +108,9 @@ class BoardIndex:
         return BoardEdit(doc, style)
 
     def read(self) -> BoardEdit:
-        """A consistent snapshot of the board, read under its lock."""
-        with self.store.lock(self.path):
-            return self._load()
+        """A consistent snapshot of the board. No lock: every write replaces the file in one
+        rename, so a reader sees a whole board, and a read creates nothing (no lock file)."""
+        return self._load()
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -125,7 +125,7 @@ class BoardIndex:
             try:
                 yield edit
                 if edit.changed:
-                    edit.on_rollback(FileUndo(self.path, read_bytes(self.path)).restore)
+                    edit.on_rollback(FileUndo(self.path, self.store.read_bytes(self.path)).restore)
                     self.store.write_text(self.path, edit.finish(), edit.style)
                     self._verify(edit)
             except BaseException:
