@@ -126,8 +126,8 @@ class RootGuard:
         return (
             f"there is no memory root here ({why}): {self.root} (the "
             f"{self.workspace.found_by}) has no {CONFIG_NAME}, MEMORY.md or memory/ folder, "
-            "and nothing was written. Run `workmem init` in the folder that should hold the "
-            "memory, or name it with --root DIR or WORKMEM_ROOT"
+            "and nothing was written. Run `workmem init` to start one there, or name "
+            "another folder with --root DIR or WORKMEM_ROOT"
         )
 
     def make_folder(self, folder: Path) -> Path:
