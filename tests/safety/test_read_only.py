@@ -169,9 +169,9 @@ async def _mcp_reads(root: Path, with_session: bool = True) -> list[str]:
             assert tool.name in MCP_READ_ARGS, f"new read-only tool {tool.name}: add it here"
             await session.call_tool(tool.name, MCP_READ_ARGS[tool.name])
             called.append(tool.name)
-        await session.read_resource("workmem://board")  # type: ignore[arg-type]
+        await session.read_resource("workmem://board")
         if with_session:
-            await session.read_resource(f"workmem://sessions/{SID}")  # type: ignore[arg-type]
+            await session.read_resource(f"workmem://sessions/{SID}")
     return called
 
 
