@@ -10,7 +10,8 @@ instead:
 * is a process alive: ``kill(pid, 0)`` / ``OpenProcess`` + ``GetExitCodeProcess``
   (``os.kill`` on Windows *terminates* the process, whatever the signal);
 * deadlines: ``SIGALRM`` / a timer thread that interrupts the main thread;
-* folder fsync: POSIX only (Windows cannot open a folder for fsync; NTFS journals renames).
+* folder fsync: POSIX only (Windows cannot open a folder for fsync; NTFS journals renames);
+* detached children: a new session / a new process group without a console.
 
 Paths that reach workmem from outside (a hook payload's ``cwd`` and ``transcript_path``,
 ``WORKMEM_ROOT``, ``--root``) are parsed here too (``outside_path``), so drive letters,
@@ -26,6 +27,10 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 WINDOWS = sys.platform == "win32"
 #: 0 where the platform has no such flag (Windows): ``open_no_follow`` checks by hand then.
@@ -147,6 +152,17 @@ def _pid_alive_windows(pid: int) -> bool:  # pragma: no cover - exercised on Win
         return code.value == still_active
     finally:
         kernel32.CloseHandle(handle)
+
+
+def detached() -> dict[str, Any]:
+    """``Popen`` options for a child that outlives the hook that started it: its own
+    session on POSIX, its own process group without a console on Windows."""
+    if WINDOWS:  # pragma: no cover - exercised on Windows only
+        import subprocess
+
+        flags = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+        return {"creationflags": flags | getattr(subprocess, "DETACHED_PROCESS", 0)}
+    return {"start_new_session": True}
 
 
 # -- inter-process locks --------------------------------------------------------------------

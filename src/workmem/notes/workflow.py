@@ -260,7 +260,7 @@ def run_detached(
         argv += ["--platform", platform]
     if gated:
         argv.append("--gated")
-    from ..files.oscompat import open_no_follow
+    from ..files.oscompat import detached, open_no_follow
 
     fd = open_no_follow(_log_path(workspace), os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     with os.fdopen(fd, "ab") as log:
@@ -269,7 +269,7 @@ def run_detached(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=log,
-            start_new_session=True,
             env={**os.environ},
+            **detached(),
         )
     return process.pid
