@@ -15,6 +15,8 @@ from workmem.files.confine import RootGuard, outside_links
 from workmem.files.store import Store
 from workmem.root import CWD, GIT, OPTION, Workspace
 
+from ..safety.util import snapshot
+
 
 @pytest.fixture
 def outside(tmp_path: Path) -> Path:
@@ -31,26 +33,19 @@ def ws(tmp_path: Path) -> Workspace:
     return Workspace(root)
 
 
-def _tree(folder: Path) -> dict[str, bytes | str]:
-    found: dict[str, bytes | str] = {}
-    for path in sorted(folder.rglob("*")):
-        rel = str(path.relative_to(folder))
-        if path.is_symlink():
-            found[rel] = "-> " + str(path.readlink())
-        elif path.is_file():
-            found[rel] = path.read_bytes()
-        else:
-            found[rel] = "dir"
-    return found
+def _linked_inside(ws: Workspace, text: str) -> tuple[Path, Path]:
+    """``memory/sessions/a.md`` -> ``../shared/doc.md``, a link that stays in the root."""
+    target = ws.memory_dir / "shared" / "doc.md"
+    target.parent.mkdir()
+    target.write_text(text)
+    link = ws.sessions_dir / "a.md"
+    link.symlink_to(Path("..") / "shared" / "doc.md")
+    return link, target
 
 
 def test_paths_inside_pass_links_inside_are_followed(ws: Workspace) -> None:
     guard = RootGuard(ws)
-    target = ws.memory_dir / "shared" / "doc.md"
-    target.parent.mkdir()
-    target.write_text("inside\n")
-    link = ws.sessions_dir / "a.md"
-    link.symlink_to(Path("..") / "shared" / "doc.md")
+    link, target = _linked_inside(ws, "inside\n")
     assert guard.check(link) == target.resolve()
     assert guard.check(ws.board_file) == ws.board_file.resolve()
 
@@ -81,7 +76,7 @@ def test_store_refuses_reads_writes_and_moves_through_a_link_out(
 ) -> None:
     store = Store(ws, lock_timeout=2)
     (ws.sessions_dir / "a.md").symlink_to(outside / "secret.txt")
-    before = _tree(outside)
+    before = snapshot(outside)
     with pytest.raises(OutsideRootError):
         store.read_text(ws.sessions_dir / "a.md")
     with pytest.raises(OutsideRootError):
@@ -94,7 +89,7 @@ def test_store_refuses_reads_writes_and_moves_through_a_link_out(
         store.move(real, ws.memory_dir / "archive" / "b.md")
     with pytest.raises(OutsideRootError):
         store.make_folder(ws.memory_dir / "archive" / "x")
-    assert _tree(outside) == before
+    assert snapshot(outside) == before
     assert real.read_text() == "mine\n"
 
 
@@ -102,11 +97,7 @@ def test_a_write_through_a_link_inside_updates_the_target_and_keeps_the_link(
     ws: Workspace,
 ) -> None:
     store = Store(ws)
-    target = ws.memory_dir / "shared" / "doc.md"
-    target.parent.mkdir()
-    target.write_text("one\n")
-    link = ws.sessions_dir / "a.md"
-    link.symlink_to(Path("..") / "shared" / "doc.md")
+    link, target = _linked_inside(ws, "one\n")
     store.update(link, lambda old: (old or "") + "two\n")
     assert link.is_symlink()
     assert target.read_text() == "one\ntwo\n"
@@ -118,15 +109,15 @@ def test_a_symlinked_folder_on_the_way_cannot_make_files_land_outside(
     store = Store(ws)
     ws.sessions_dir.rmdir()
     ws.sessions_dir.symlink_to(outside)
-    before = _tree(outside)
+    before = snapshot(outside)
     with pytest.raises(OutsideRootError, match="memory/sessions is a link"):
         store.update(ws.snapshot_file("2026-05-25-1318-x"), lambda _old: "new\n")
-    assert _tree(outside) == before
+    assert snapshot(outside) == before
     # The same with the state folder: no lock file lands outside either.
     (ws.memory_dir / ".workmem").symlink_to(outside, target_is_directory=True)
     with pytest.raises(OutsideRootError):
         store.update(ws.board_file, lambda _old: "# board\n")
-    assert _tree(outside) == before
+    assert snapshot(outside) == before
     assert not ws.board_file.exists()
 
 
