@@ -89,6 +89,8 @@ def test_store_refuses_reads_writes_and_moves_through_a_link_out(
         store.move(real, ws.memory_dir / "archive" / "b.md")
     with pytest.raises(OutsideRootError):
         store.make_folder(ws.memory_dir / "archive" / "x")
+    with pytest.raises(OutsideRootError):
+        store.make_folder(ws.memory_dir / ".." / ".." / "outside" / "new" / "deeper")
     assert snapshot(outside) == before
     assert real.read_text() == "mine\n"
 

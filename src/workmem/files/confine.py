@@ -142,6 +142,7 @@ class RootGuard:
         if not self.governs(absolute):
             _mkdir_outside(absolute)
             return absolute
+        self.check(absolute)  # before creating anything: '..' or a link may lead out
         base = self.root if is_within(self.root, absolute) else self.real_root
         parts = absolute.relative_to(base).parts
         self._allow_creation(parts)
