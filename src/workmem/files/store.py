@@ -58,11 +58,12 @@ def _reason(exc: OSError) -> str:
     return text + (f" [{code}]" if code else "")
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, shown: str | None = None) -> None:
     """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix.
 
     Not confined by itself (it also writes the platforms' own files outside the root);
-    memory files go through ``Store``, which checks the path first.
+    memory files go through ``Store``, which checks the path first. ``shown``: the name
+    to use in a message (the store's root-relative one).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{next(_tmp_counter)}.tmp")
@@ -90,7 +91,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             tmp.unlink()
         if isinstance(exc, OSError):
             raise WriteError(
-                f"writing {path} failed: {_reason(exc)}; the previous file is unchanged"
+                f"writing {shown or path} failed: {_reason(exc)}; the previous file is unchanged"
             ) from exc
         raise
     fsync_dir(path.parent)
@@ -223,7 +224,7 @@ class Store:
             raise RuntimeError(f"write to {path} without holding its lock")
         real = self.guard.check(path)
         self.guard.make_folder(real.parent)
-        atomic_write_bytes(real, data)
+        atomic_write_bytes(real, data, shown=self.show(path))
         if self.read_bytes(path) != data:
             raise WriteError(
                 f"{self.show(path)}: re-read after writing does not match what was written"
