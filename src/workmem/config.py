@@ -78,8 +78,11 @@ def load_settings(workspace: Workspace) -> Settings:
     if path.is_file():
         import tomllib
 
+        from .files.confine import RootGuard
+
+        real = RootGuard(workspace).check(path)  # never a settings file outside the root
         try:
-            raw = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
+            raw = tomllib.loads(real.read_bytes().decode("utf-8-sig"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise FormatError(f"invalid settings file: {exc}", path=str(path)) from None
     board_table = raw.get("board", {})

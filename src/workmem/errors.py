@@ -54,3 +54,12 @@ class WriteError(WorkmemError):
 
 class LockTimeoutError(WriteError):
     """Another process held a file's lock for longer than we were willing to wait."""
+
+
+class OutsideRootError(ConflictError):
+    """A memory file or folder is reached through a link that leads outside the memory
+    root (or a lock or log file is a link): refused, nothing was read or written there."""
+
+
+class NoMemoryRootError(NotFoundError):
+    """A write would start a new memory root where none exists and nobody asked for one."""

@@ -298,10 +298,12 @@ def build_server(root: str | Path | None = None) -> MCPServer:
     @server.resource("workmem://board", name="board", mime_type="text/markdown")
     def board_resource() -> str:
         """memory/index.md, the session board."""
+        from .files.store import Store
         from .root import Workspace
 
-        path = Workspace(workspace_root).board_file
-        return path.read_text(encoding="utf-8-sig") if path.is_file() else ""
+        workspace = Workspace(workspace_root)
+        current = Store(workspace).read_text(workspace.board_file)
+        return current[0] if current else ""
 
     @server.resource("workmem://sessions/{session_id}", name="session", mime_type="text/markdown")
     def session_resource(session_id: str) -> str:

@@ -65,7 +65,7 @@ def test_verification_catches_a_write_that_did_not_land(
 ) -> None:
     store = _store(tmp_path)
     target = tmp_path / "f.md"
-    monkeypatch.setattr(store_module, "atomic_write_bytes", lambda _p, _d: None)
+    monkeypatch.setattr(store_module, "atomic_write_bytes", lambda _p, _d, **_kw: None)
     with pytest.raises(WriteError, match="does not match"):
         store.update(target, lambda _old: "new\n")
 

@@ -96,9 +96,9 @@ def test_fail_open_logs_and_returns_nothing(tmp_path: Path) -> None:
     def broken() -> str:
         raise RuntimeError("disk on fire")
 
-    out = run_fail_open(broken, state_dir=lambda: tmp_path, where="test", seconds=5)
+    out = run_fail_open(broken, workspace=lambda: Workspace(tmp_path), where="test", seconds=5)
     assert out == ""
-    assert "disk on fire" in (tmp_path / "hook.log").read_text()
+    assert "disk on fire" in (tmp_path / "memory" / ".workmem" / "hook.log").read_text()
 
 
 def test_deadline_stops_slow_work(tmp_path: Path) -> None:
@@ -107,8 +107,9 @@ def test_deadline_stops_slow_work(tmp_path: Path) -> None:
         return "late"
 
     started = time.monotonic()
-    assert run_fail_open(slow, state_dir=lambda: tmp_path, where="slow", seconds=0.2) == ""
+    out = run_fail_open(slow, workspace=lambda: Workspace(tmp_path), where="slow", seconds=0.2)
+    assert out == ""
     assert time.monotonic() - started < 2
-    assert "deadline" in (tmp_path / "hook.log").read_text()
+    assert "deadline" in (tmp_path / "memory" / ".workmem" / "hook.log").read_text()
     with pytest.raises(HookDeadline), deadline(0.05):
         time.sleep(1)

@@ -222,7 +222,7 @@ def test_each_event_gets_its_own_deadline(
 
     seen: list[float] = []
 
-    def record(work: object, *, state_dir: object, where: str, seconds: float) -> str:
+    def record(work: object, *, workspace: object, where: str, seconds: float) -> str:
         seen.append(seconds)
         return ""
 

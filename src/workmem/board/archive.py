@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from .. import clock
 from ..errors import ConflictError
 from ..files.freetext import neutralize_line
-from ..files.store import read_bytes
 from ..files.tables import format_row
 from ..files.text import encode
 from .context import BoardContext
@@ -102,7 +101,7 @@ def archive_row(ctx: BoardContext, board: BoardEdit, row: BoardRow) -> Archived:
         shutil.rmtree(folder, ignore_errors=True)
 
     board.on_rollback(undo_archive)
-    folder.mkdir(parents=True)
+    ctx.store.make_folder(folder)
     text = archive_index(row, clock.stamp(ctx.now()), has_snapshot)
     with ctx.store.lock(index_file):
         board.will_write(index_file, encode(text))
@@ -111,7 +110,7 @@ def archive_row(ctx: BoardContext, board: BoardEdit, row: BoardRow) -> Archived:
     notes = [f"released reference on {s}" for s in released]
     if has_snapshot:
         with ctx.store.lock(snapshot_path):
-            board.will_write(moved_to, read_bytes(snapshot_path) or b"")
+            board.will_write(moved_to, ctx.store.read_bytes(snapshot_path) or b"")
             ctx.store.move(snapshot_path, moved_to)
         files.append(ctx.store.show(moved_to))
     else:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .. import clock
 from ..config import Settings, load_settings
-from ..files.store import FileUndo, Store, read_bytes
+from ..files.store import FileUndo, Store
 from ..files.text import PLAIN, decode, encode
 from ..platforms.runtime import default_agent_name, running_platform
 from ..root import Workspace, open_workspace
@@ -74,7 +74,7 @@ class BoardContext:
         """
         path = self.workspace.snapshot_file(session_id)
         with self.store.lock(path):
-            previous = read_bytes(path)
+            previous = self.store.read_bytes(path)
             style = decode(previous, self.store.show(path))[1] if previous is not None else PLAIN
             board.on_rollback(FileUndo(path, previous).restore)
             board.will_write(path, encode(text, style))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..errors import NotFoundError, UsageError, WriteError
 from ..files.freetext import neutralize_line
-from ..files.store import FileUndo, Store, read_bytes
+from ..files.store import FileUndo, Store
 from ..files.tables import Row, TableDocument, split_cells, unescape_cell
 from ..files.text import TextStyle
 from ..root import Workspace
@@ -166,9 +166,9 @@ class BoardIndex:
         return BoardEdit(doc, style)
 
     def read(self) -> BoardEdit:
-        """A consistent snapshot of the board, read under its lock."""
-        with self.store.lock(self.path):
-            return self._load()
+        """A consistent snapshot of the board. No lock: every write replaces the file in one
+        rename, so a reader sees a whole board, and a read creates nothing (no lock file)."""
+        return self._load()
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -189,7 +189,7 @@ class BoardIndex:
             try:
                 yield edit
                 if edit.changed:
-                    edit.on_rollback(FileUndo(self.path, read_bytes(self.path)).restore)
+                    edit.on_rollback(FileUndo(self.path, self.store.read_bytes(self.path)).restore)
                     if edit._side_files:
                         between_writes()
                     self.store.write_text(self.path, edit.finish(), edit.style)

@@ -12,6 +12,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pa
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..root import Workspace
+
 #: Internal deadline per canonical event, below the timeouts written by ``hooks install``.
 DEADLINES = {"pre-compact": 25.0, "session-end": 15.0}
 DEFAULT_DEADLINE = 8.0
@@ -33,7 +35,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
     from ..hooks.runner import run_fail_open
 
     stdin = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-    state: dict[str, Path] = {}
+    state: dict[str, Workspace] = {}
 
     def work() -> str:
         from ..files.store import Store
@@ -46,18 +48,20 @@ def cmd_hook(args: argparse.Namespace) -> int:
         set_mode("estimate")  # hooks cannot afford loading a BPE on every prompt
         event = canonical_event(args.event, args.platform)
         inp = parse_input(stdin, args.platform, event)
+        # A payload cwd that does not exist stops here (NotFoundError), before anything is
+        # created; hooks may start a memory root only in a folder that is really there.
         root = find_root(getattr(args, "root", None), cwd=inp.cwd)
         workspace = Workspace(root)
-        state["dir"] = workspace.state_dir
+        state["workspace"] = workspace
         reply = handle(HookRun(inp, workspace, Store(workspace)))
         return format_output(args.platform, event, reply.context, reply.notice)
 
-    def state_dir() -> Path | None:
-        return state.get("dir")
-
     seconds = DEADLINES.get(_canonical_or_raw(args.event, args.platform), DEFAULT_DEADLINE)
     out = run_fail_open(
-        work, state_dir=state_dir, where=f"{args.platform}:{args.event}", seconds=seconds
+        work,
+        workspace=lambda: state.get("workspace"),
+        where=f"{args.platform}:{args.event}",
+        seconds=seconds,
     )
     if out:
         sys.stdout.write(out + "\n")

@@ -152,20 +152,14 @@ def _read_sources(
         from ..notes import template
         from ..notes.workflow import notes_path
 
-        try:
-            path = notes_path(workspace, session_id)
-            if path.is_file():
-                found.notes = template.read(path.read_text(encoding="utf-8", errors="replace"))
-                found.used.append("the session notes")
-        except Exception:
-            found.notes = None
-        snapshot = workspace.snapshot_file(session_id)
-        try:
-            if snapshot.is_file():
-                found.snapshot = Document.parse(snapshot.read_text(encoding="utf-8"))
-                found.used.append("the session snapshot")
-        except Exception:
-            found.snapshot = None
+        text = _saved(workspace, notes_path(workspace, session_id))
+        if text is not None:
+            found.notes = template.read(text)
+            found.used.append("the session notes")
+        text = _saved(workspace, workspace.snapshot_file(session_id))
+        if text is not None:
+            found.snapshot = Document.parse(text)
+            found.used.append("the session snapshot")
     found.relay = _relay_of(workspace, transcript)
     if found.relay is not None:
         found.used.append("the relay snapshot")
@@ -179,6 +173,18 @@ def _affordable(transcript: Path) -> bool:
     return parsed / _PARSE_RATE + (size - parsed) / _SCAN_RATE <= READ_SECONDS
 
 
+def _saved(workspace: Workspace, path: Path) -> str | None:
+    """A saved file's text through the store (a link out of the root is refused), or None:
+    a file that cannot be read is a source the resume does without."""
+    from ..files.store import Store
+
+    try:
+        current = Store(workspace).read_text(path)
+    except Exception:
+        return None
+    return current[0] if current else None
+
+
 def _relay_of(workspace: Workspace, transcript: Path | None) -> Document | None:
     """The relay snapshot, only when it was written from this very transcript."""
     import json
@@ -188,12 +194,13 @@ def _relay_of(workspace: Workspace, transcript: Path | None) -> Document | None:
     if transcript is None:
         return None
     try:
-        state = json.loads((workspace.state_dir / "relay.json").read_text(encoding="utf-8"))
-        if not isinstance(state, dict) or state.get("transcript") != str(transcript):
-            return None
-        return Document.parse((workspace.memory_dir / "relay-snapshot.md").read_text("utf-8"))
-    except (OSError, ValueError):
+        state = json.loads(_saved(workspace, workspace.state_dir / "relay.json") or "null")
+    except ValueError:
         return None
+    if not isinstance(state, dict) or state.get("transcript") != str(transcript):
+        return None
+    text = _saved(workspace, workspace.memory_dir / "relay-snapshot.md")
+    return Document.parse(text) if text is not None else None
 
 
 def _items(document: Document | None, *titles: str) -> list[str]:

@@ -150,11 +150,20 @@ def _record(workspace: Workspace, report: SaveReport) -> None:
         Store(workspace).update(workspace.state_dir / LAST_SAVE, lambda _old: text)
 
 
-def last_save(workspace: Workspace) -> dict[str, Any] | None:
+def _read_state(workspace: Workspace, name: str) -> Any:
+    """A derived-state JSON file, read through the store (links out of the root refused);
+    missing, unreadable or refused is None: derived state is never a reason to fail."""
+    from ..files.store import Store
+
     try:
-        data = json.loads((workspace.state_dir / LAST_SAVE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        current = Store(workspace).read_text(workspace.state_dir / name)
+        return json.loads(current[0]) if current else None
+    except Exception:
         return None
+
+
+def last_save(workspace: Workspace) -> dict[str, Any] | None:
+    data = _read_state(workspace, LAST_SAVE)
     return data if isinstance(data, dict) else None
 
 
@@ -275,10 +284,7 @@ AUTO_SUMMARIES = "auto-summaries.json"
 
 def _auto_summaries(workspace: Workspace) -> dict[str, str]:
     """Session -> the board Summary a save last wrote (derived state)."""
-    try:
-        data = json.loads((workspace.state_dir / AUTO_SUMMARIES).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    data = _read_state(workspace, AUTO_SUMMARIES)
     return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
 
 

@@ -197,7 +197,7 @@ def curate(
 ) -> CurationReport:
     """Curate MEMORY.md once; writes archive.md first, then MEMORY.md, both verified."""
     moment = now or clock.now()
-    store = store or Store(workspace)
+    store = store or Store(workspace, read_only=dry_run)
     cfg = settings or CurationSettings.from_workspace(workspace)
     path = memory_file(workspace)
     report = CurationReport(store.show(path), dry_run=dry_run)

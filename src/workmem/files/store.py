@@ -4,7 +4,13 @@ One discipline for every file (DESIGN.md principle 2): take the file's lock, re-
 latest content, change only what the operation owns, write a temp file, fsync it,
 ``os.replace`` it over the original, fsync the folder, re-read and compare. Only then
 does the caller hear "done". Any failure leaves the previous file in place and raises
-``WriteError``; no temp file is left behind.
+``WriteError``; no temp file is left behind, whatever stopped the write (a disk error, a
+hook's deadline, Ctrl-C).
+
+Every path the store reads, writes, locks, moves or creates a folder for first passes its
+``RootGuard`` (``confine``): inside the root only, never through a link that leads out,
+and no memory root started where nobody asked for one. Reads take no lock and create
+nothing, so a read-only command or the web viewer leaves the files as they were.
 """
 
 from __future__ import annotations
@@ -14,22 +20,28 @@ import errno
 import functools
 import itertools
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import WriteError
+from ..errors import FormatError, WorkmemError, WriteError
 from ..root import Workspace
-from .text import PLAIN, TextStyle, decode, encode
+from .confine import RootGuard
+from .oscompat import NO_FOLLOW, fsync_dir
+from .text import MAX_FILE_BYTES, PLAIN, TextStyle, decode, encode
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
     from .locks import FileLock
 
 _tmp_counter = itertools.count()
+_READ_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
 def read_bytes(path: Path) -> bytes | None:
+    """The bytes of ``path``, ``None`` when it does not exist. Not confined: the store's
+    ``read_bytes`` is, and is what workflows use."""
     try:
         return path.read_bytes()
     except FileNotFoundError:
@@ -38,23 +50,21 @@ def read_bytes(path: Path) -> bytes | None:
         raise WriteError(f"{path}: is a folder, expected a file") from None
 
 
-def _fsync_dir(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some filesystems refuse fsync on folders; the rename is still atomic
-    finally:
-        os.close(fd)
+def _reason(exc: OSError) -> str:
+    code = errno.errorcode.get(exc.errno or 0, "") if exc.errno else ""
+    text = {errno.ENOSPC: "the disk is full", errno.EROFS: "the filesystem is read-only"}.get(
+        exc.errno or 0, f"{exc.strerror or exc}"
+    )
+    return text + (f" [{code}]" if code else "")
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix."""
+def atomic_write_bytes(path: Path, data: bytes, *, shown: str | None = None) -> None:
+    """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix.
+
+    Not confined by itself (it also writes the platforms' own files outside the root);
+    memory files go through ``Store``, which checks the path first. ``shown``: the name
+    to use in a message (the store's root-relative one).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{next(_tmp_counter)}.tmp")
     try:
@@ -62,7 +72,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     except FileNotFoundError:
         mode = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666)
         try:
             view = memoryview(data)
             while view:
@@ -74,15 +84,17 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(FileNotFoundError):
+    except BaseException as exc:
+        # Any exception, not only a disk error: a hook's deadline (a signal) or Ctrl-C can
+        # land between the temp's creation and the rename, and must not leave it behind.
+        with contextlib.suppress(OSError):
             tmp.unlink()
-        reason = errno.errorcode.get(exc.errno or 0, "") if exc.errno else ""
-        detail = f"{exc.strerror or exc}" + (f" [{reason}]" if reason else "")
-        raise WriteError(
-            f"writing {path} failed: {detail}; the previous file is unchanged"
-        ) from exc
-    _fsync_dir(path.parent)
+        if isinstance(exc, OSError):
+            raise WriteError(
+                f"writing {shown or path} failed: {_reason(exc)}; the previous file is unchanged"
+            ) from exc
+        raise
+    fsync_dir(path.parent)
 
 
 def remove_orphan_temps(path: Path, pid: int) -> None:
@@ -109,34 +121,45 @@ class WriteResult:
 
 
 class Store:
-    """Locked, verified access to the files of one workspace.
+    """Locked, verified, confined access to the files of one workspace.
 
     Locks are cached per path so one workflow can hold a file's lock across several
     steps (re-read, decide, write) and nested helpers can take it again.
     """
 
-    def __init__(self, workspace: Workspace, lock_timeout: float = 10.0):
+    def __init__(
+        self, workspace: Workspace, lock_timeout: float = 10.0, *, read_only: bool = False
+    ):
         self.workspace = workspace
         self.lock_timeout = lock_timeout
+        self.guard = RootGuard(workspace)
+        #: A dry run or a viewer: locks are not taken (no lock file is created) and any
+        #: write is a bug, refused.
+        self.read_only = read_only
         self._locks: dict[Path, FileLock] = {}
 
     def lock(self, path: Path) -> FileLock:
-        key = path.absolute()
+        """The lock of ``path`` (its real file when a link inside the root names it)."""
+        key = self.guard.check(path)
         existing = self._locks.get(key)
         if existing is not None:
             return existing
-        from .locks import FileLock  # on first lock only: a read-only hook never takes one
+        if self.read_only:
+            from .locks import NoLock
+
+            return NoLock(key)
+        from .locks import FileLock, lock_file_name  # a read-only hook never takes a lock
 
         try:
-            rel = key.relative_to(self.workspace.root.absolute()).as_posix()
+            rel = key.relative_to(self.guard.real_root).as_posix()
         except ValueError:
             rel = "abs" + key.as_posix()
-        name = rel.replace("%", "%25").replace("/", "%2F") + ".lock"
         created = FileLock(
-            self.workspace.locks_dir / name,
+            self.workspace.locks_dir / lock_file_name(rel),
             timeout=self.lock_timeout,
             label=self.show(path),
             on_takeover=functools.partial(remove_orphan_temps, key),
+            make_folder=self.guard.make_folder,
         )
         self._locks[key] = created
         return created
@@ -144,22 +167,72 @@ class Store:
     def show(self, path: Path) -> str:
         return self.workspace.relative(path)
 
+    def make_folder(self, folder: Path) -> Path:
+        """Create ``folder`` inside the root (checked level by level); its real path."""
+        return self.guard.make_folder(folder)
+
+    def read_bytes(self, path: Path) -> bytes | None:
+        """The bytes of ``path`` (``None`` if missing), never through a link that leads out."""
+        real = self.guard.check(path)
+        try:
+            # Non-blocking: a FIFO planted at a memory file's name must not hang a reader.
+            fd = os.open(real, os.O_RDONLY | _READ_FLAGS)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno == errno.ENOTDIR:
+                return None  # a file stands where a folder on the way should be
+            raise WorkmemError(f"{self.show(path)}: cannot be read: {_reason(exc)}") from exc
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise WriteError(f"{self.show(path)}: is a folder, expected a file")
+            if not stat.S_ISREG(info.st_mode):
+                raise WorkmemError(f"{self.show(path)}: is not a regular file; not read")
+            if info.st_size > MAX_FILE_BYTES:
+                raise FormatError(
+                    f"file is {info.st_size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit "
+                    "for memory files; nothing was written",
+                    path=self.show(path),
+                )
+            with open(fd, "rb", closefd=False) as handle:
+                return handle.read()
+        except OSError as exc:
+            raise WorkmemError(f"{self.show(path)}: cannot be read: {_reason(exc)}") from exc
+        finally:
+            os.close(fd)
+
+    def read_derived(self, path: Path) -> bytes | None:
+        """Derived state (caches, counters, offsets): ``None`` when missing, unreadable or
+        reached through a link that leads out; its owner rebuilds it then."""
+        try:
+            return self.read_bytes(path)
+        except WorkmemError:
+            return None
+
     def read_text(self, path: Path) -> tuple[str, TextStyle] | None:
-        data = read_bytes(path)
+        data = self.read_bytes(path)
         if data is None:
             return None
         return decode(data, self.show(path))
 
-    def write_text(self, path: Path, text: str, style: TextStyle = PLAIN) -> None:
+    def write_bytes(self, path: Path, data: bytes) -> None:
         """Write and verify; the caller must already hold ``path``'s lock."""
+        if self.read_only:
+            raise RuntimeError(f"write to {path} through a read-only store")
         if not self.lock(path).held:
             raise RuntimeError(f"write to {path} without holding its lock")
-        data = encode(text, style)
-        atomic_write_bytes(path, data)
-        if read_bytes(path) != data:
+        real = self.guard.check(path)
+        self.guard.make_folder(real.parent)
+        atomic_write_bytes(real, data, shown=self.show(path))
+        if self.read_bytes(path) != data:
             raise WriteError(
                 f"{self.show(path)}: re-read after writing does not match what was written"
             )
+
+    def write_text(self, path: Path, text: str, style: TextStyle = PLAIN) -> None:
+        """Write and verify; the caller must already hold ``path``'s lock."""
+        self.write_bytes(path, encode(text, style))
 
     def update(
         self,
@@ -175,7 +248,7 @@ class Store:
         ``verify`` re-checks the re-read file from the caller's point of view.
         """
         with self.lock(path):
-            previous = read_bytes(path)
+            previous = self.read_bytes(path)
             current = None if previous is None else decode(previous, self.show(path))
             old_text, style = current if current is not None else (None, TextStyle())
             new_text = change(old_text)
@@ -188,25 +261,27 @@ class Store:
                     verify(reread[0] if reread else "")
                 except BaseException:
                     # The caller's check failed: put the previous file back, then report.
-                    FileUndo(path, previous).restore()
+                    FileUndo(self.guard.check(path), previous).restore()
                     raise
             return WriteResult(path, changed=True, created=old_text is None)
 
     def move(self, source: Path, target: Path) -> None:
         """Atomically move a file inside the workspace and verify both ends."""
-        data = read_bytes(source)
+        data = self.read_bytes(source)
         if data is None:
             raise WriteError(f"cannot move {self.show(source)}: it does not exist")
-        target.parent.mkdir(parents=True, exist_ok=True)
+        real_source = self.guard.check(source)
+        real_target = self.guard.check(target)
+        self.guard.make_folder(real_target.parent)
         try:
-            os.replace(source, target)
+            os.replace(real_source, real_target)
         except OSError as exc:
             raise WriteError(
-                f"moving {self.show(source)} to {self.show(target)} failed: {exc.strerror or exc}"
+                f"moving {self.show(source)} to {self.show(target)} failed: {_reason(exc)}"
             ) from exc
-        _fsync_dir(target.parent)
-        _fsync_dir(source.parent)
-        if source.exists() or read_bytes(target) != data:
+        fsync_dir(real_target.parent)
+        fsync_dir(real_source.parent)
+        if os.path.lexists(real_source) or self.read_bytes(target) != data:
             raise WriteError(f"moving {self.show(source)} to {self.show(target)} did not verify")
 
 

@@ -48,11 +48,16 @@ def recent_failures(workspace: Workspace, *, days: int = RECENT_DAYS) -> HookFai
 
     since = now() - timedelta(days=days)
     found = HookFailures()
+    from ..errors import OutsideRootError
+    from ..files.confine import RootGuard
+
+    guard = RootGuard(workspace)
     for name in (f"{LOG_NAME}.1", LOG_NAME):
         path = workspace.state_dir / name
         try:
+            guard.check(path)
             text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        except (OSError, OutsideRootError):
             continue
         for line in text.splitlines():
             match = _LINE.match(line)

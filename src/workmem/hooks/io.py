@@ -40,6 +40,17 @@ def _first(data: dict[str, Any], *keys: str) -> Any:
     return None
 
 
+def _payload_path(value: Any) -> Path | None:
+    """A path as the agent sent it: quotes, ``file://`` URIs and Windows forms handled
+    (``oscompat.outside_path``); ``None`` for nothing usable."""
+    if not value:
+        return None
+    from ..files.oscompat import outside_path
+
+    text = str(value)
+    return Path(outside_path(text)).expanduser() if text.strip() else None
+
+
 def parse_input(text: str, platform: str, event: str) -> HookInput:
     """Tolerant: empty or non-JSON stdin gives an input with only platform and event."""
     try:
@@ -63,8 +74,8 @@ def parse_input(text: str, platform: str, event: str) -> HookInput:
         platform=platform,
         event=event,
         session_id=str(session) if session is not None else None,
-        transcript=Path(str(transcript)).expanduser() if transcript else None,
-        cwd=Path(str(cwd)).expanduser() if cwd else None,
+        transcript=_payload_path(transcript),
+        cwd=_payload_path(cwd),
         prompt=str(prompt) if isinstance(prompt, str) else None,
         source=str(source) if source is not None else None,
         raw=data,

@@ -20,7 +20,7 @@ def _logger(run: HookRun) -> Callable[[str, BaseException], None]:
     from .runner import log_failure
 
     def log(part: str, exc: BaseException) -> None:
-        log_failure(run.workspace.state_dir, f"{run.inp.platform}:{run.inp.event}/{part}", exc)
+        log_failure(run.workspace, f"{run.inp.platform}:{run.inp.event}/{part}", exc)
 
     return log
 

@@ -4,21 +4,23 @@ Whatever goes wrong inside (a corrupt file, a read-only folder, a bug, a slow di
 hook exits 0 with no output — Claude Code reads exit 2 as "block this prompt" — and the
 error is appended to ``memory/.workmem/hook.log``. A timer below the platform's own
 timeout stops the work and fails open the same way.
+
+The log is the root's like every other file: its folder is created through the root
+guard (never through a link that leads out) and the log itself is appended to without
+following a link (``oscompat.append_line``), so a planted ``hook.log`` link gets nothing.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
-    from types import FrameType
+    from ..root import Workspace
 
 DEFAULT_DEADLINE = 8.0
 LOG_NAME = "hook.log"
@@ -31,46 +33,46 @@ class HookDeadline(Exception):  # noqa: N818 - an event, not an error the user m
 
 @contextmanager
 def deadline(seconds: float) -> Iterator[None]:
-    """Raise ``HookDeadline`` in the main thread after ``seconds`` (POSIX timers)."""
-    if seconds <= 0 or not hasattr(signal, "setitimer"):
+    """Raise ``HookDeadline`` in the main thread after ``seconds``."""
+    from ..files.oscompat import deadline as os_deadline
+
+    with os_deadline(seconds, lambda: HookDeadline(f"hook exceeded its {seconds:g}s deadline")):
         yield
-        return
-
-    def expire(_signum: int, _frame: FrameType | None) -> None:
-        raise HookDeadline(f"hook exceeded its {seconds:g}s deadline")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
-def log_failure(state_dir: Path | None, where: str, exc: BaseException) -> None:
-    """Append one failure to the hook log; never raises."""
-    if state_dir is None:
+def log_failure(workspace: Workspace | None, where: str, exc: BaseException) -> None:
+    """Append one failure to the workspace's hook log; never raises."""
+    if workspace is None:
         return
     try:
         import traceback  # only on failure: it pulls in linecache, tokenize and textwrap
 
-        state_dir.mkdir(parents=True, exist_ok=True)
+        from ..files.confine import RootGuard
+        from ..files.oscompat import append_line
+
+        state_dir = RootGuard(workspace).make_folder(workspace.state_dir)
         log = state_dir / LOG_NAME
-        if log.exists() and log.stat().st_size > _MAX_LOG_BYTES:
+        if not log.is_symlink() and log.is_file() and log.stat().st_size > _MAX_LOG_BYTES:
             log.replace(log.with_suffix(".log.1"))
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-        with log.open("a", encoding="utf-8") as handle:
-            handle.write(f"{stamp} pid={os.getpid()} {where}: {detail}\n")
+        append_line(log, f"{stamp} pid={os.getpid()} {where}: {detail}\n")
     except Exception:
         pass
 
 
 def run_fail_open(
-    work: Callable[[], str], *, state_dir: Callable[[], Path | None], where: str, seconds: float
+    work: Callable[[], str],
+    *,
+    workspace: Callable[[], Workspace | None],
+    where: str,
+    seconds: float,
 ) -> str:
-    """Run ``work`` and return its output, or "" after logging any failure or timeout."""
+    """Run ``work`` and return its output, or "" after logging any failure or timeout.
+
+    ``workspace`` says where to log; it is asked only after a failure, and may answer
+    ``None`` (the root was never found, e.g. the payload's folder does not exist).
+    """
     try:
         with deadline(seconds):
             return work()
@@ -78,8 +80,8 @@ def run_fail_open(
         if isinstance(exc, KeyboardInterrupt):
             sys.stderr.write("workmem hook interrupted\n")
         try:
-            folder = state_dir()
+            found = workspace()
         except Exception:
-            folder = None
-        log_failure(folder, where, exc)
+            found = None
+        log_failure(found, where, exc)
         return ""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConflictError, WriteError
-from ..files.store import Store, read_bytes
+from ..files.store import Store
 from . import agent_patch, log_index
 from .daily import digest, list_logs
 from .journal import Journal
@@ -61,21 +61,17 @@ class MigrationReport:
 
 def backup(store: Store, path: Path) -> Path:
     """Copy ``path`` to ``path.bak`` (or ``.bak.2``…; an existing equal copy is reused)."""
-    data = read_bytes(path)
+    data = store.read_bytes(path)
     if data is None:
         raise WriteError(f"cannot back up {store.show(path)}: it does not exist")
     for index in range(1, 100):
         target = path.with_name(path.name + (".bak" if index == 1 else f".bak.{index}"))
-        existing = read_bytes(target)
+        existing = store.read_bytes(target)
         if existing == data:
             return target
         if existing is None:
             with store.lock(target):
-                from ..files.store import atomic_write_bytes
-
-                atomic_write_bytes(target, data)
-            if read_bytes(target) != data:
-                raise WriteError(f"{store.show(target)}: backup did not verify")
+                store.write_bytes(target, data)  # verified by re-reading
             return target
     raise WriteError(f"too many backups of {store.show(path)}; clean up the .bak files")
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import UsageError, WriteError
 from ..files.store import Store
+from ..root import find_root
 from .daily import list_logs
 from .journal import Journal
 from .paths import JournalPaths, day_of_log
@@ -135,7 +136,9 @@ def init(
     user_name: str | None = None,
     force_scaffold: bool = False,
 ) -> InitReport:
-    journal = Journal.open(root)
+    # Starting a memory root is what init is for: the folder found is the user's choice here,
+    # even when it is only the git top-level or the current folder.
+    journal = Journal.open(find_root(root))
     found = detect(journal)
     if found.legacy and not force_scaffold:
         what = ", ".join(

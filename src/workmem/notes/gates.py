@@ -78,8 +78,8 @@ def state_path(workspace: Workspace, session_id: str) -> Path:
 
 def load_state(workspace: Workspace, session_id: str) -> GateState:
     try:
-        data = json.loads(state_path(workspace, session_id).read_bytes())
-    except (OSError, ValueError):
+        data = json.loads(Store(workspace).read_derived(state_path(workspace, session_id)) or b"")
+    except ValueError:
         return GateState()
     if not isinstance(data, dict):
         return GateState()

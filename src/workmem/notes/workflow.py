@@ -134,11 +134,17 @@ def conversation_text(transcript: Transcript) -> str:
     return redact("\n".join(lines))[0]
 
 
+def _log_path(workspace: Workspace) -> Path:
+    """The extractor's log, in a folder made through the root guard (never via a link out)."""
+    from ..files.confine import RootGuard
+
+    return RootGuard(workspace).make_folder(workspace.state_dir / "notes") / LOG_NAME
+
+
 def _log(workspace: Workspace, message: str) -> None:
-    folder = workspace.state_dir / "notes"
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / LOG_NAME).open("a", encoding="utf-8") as handle:
-        handle.write(f"{stamp()} {message}\n")
+    from ..files.oscompat import append_line
+
+    append_line(_log_path(workspace), f"{stamp()} {message}\n")
 
 
 def _llm_sections(
@@ -298,15 +304,16 @@ def run_detached(
         argv += ["--platform", platform]
     if gated:
         argv.append("--gated")
-    folder = workspace.state_dir / "notes"
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / LOG_NAME).open("a", encoding="utf-8") as log:
+    from ..files.oscompat import detached, open_no_follow
+
+    fd = open_no_follow(_log_path(workspace), os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    with os.fdopen(fd, "ab") as log:
         process = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=log,
-            start_new_session=True,
             env={**os.environ},
+            **detached(),
         )
     return process.pid

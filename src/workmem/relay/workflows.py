@@ -133,9 +133,11 @@ def _state_path(workspace: Workspace) -> Path:
 
 
 def _load_state(workspace: Workspace) -> dict[str, Any]:
+    from ..files.store import Store
+
     try:
-        data = json.loads(_state_path(workspace).read_bytes())
-    except (OSError, ValueError):
+        data = json.loads(Store(workspace).read_derived(_state_path(workspace)) or b"")
+    except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
 

