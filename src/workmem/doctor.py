@@ -20,6 +20,7 @@ from .root import Workspace
 CHECKS: tuple[tuple[str, str], ...] = (
     ("workmem.board.inspect", "check_board"),
     ("workmem.hooks.failures", "check_hook_failures"),
+    ("workmem.journal.consistency", "check_journal"),
 )
 
 
