@@ -55,14 +55,16 @@ def _fail_index(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_summary_clipped_on_a_space_still_ends_the_session_every_time(root: Path) -> None:
-    summary = "x" * 299 + " and the rest of a long day"  # character 300 is a space
-    first = MemoryWriter(root).end_session(summary, "Next: more")
-    second = MemoryWriter(root, session_key="other").end_session("Short one", "Next: less")
-    assert (first.session, second.session) == (1, 2)
+    # The day's summary joins its sessions' summaries: 240 + " / " + 56 characters, then
+    # a space exactly where the log index cuts it at 300.
+    first = MemoryWriter(root).end_session("x" * 400, "Next: more")
+    second = MemoryWriter(root, session_key="b").end_session("y" * 56 + " tail words", "Next")
+    third = MemoryWriter(root, session_key="c").end_session("Short one", "Next: less")
+    assert (first.session, second.session, third.session) == (1, 2, 3)
     row = _index_rows(root)["2026-05-25"]
-    assert row[1] == "2"
+    assert row[1] == "3"
     assert row[2] == row[2].strip() and len(row[2]) <= 300
-    assert _state(root)["session_count"] == 2
+    assert _state(root)["session_count"] == 3
 
 
 def test_a_clip_never_leaves_trailing_whitespace() -> None:

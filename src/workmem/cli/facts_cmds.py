@@ -181,12 +181,12 @@ def cmd_curate(args: argparse.Namespace) -> int:
     from ..facts.curate import curate
 
     workspace = _workspace(args)
-    if not args.dry_run and (workspace.memory_dir / "state.json").is_file():
+    if (workspace.memory_dir / "state.json").is_file():
         # The working-memory journal asks for this review every ~5 sessions: curating
-        # through it also clears its memory_review_due flag.
+        # through it also promotes the patterns its logs confirm and clears its flag.
         from ..journal.writer import MemoryWriter
 
-        report = MemoryWriter(workspace.root).run_curation()
+        report = MemoryWriter(workspace.root).run_curation(dry_run=args.dry_run)
     else:
         report = curate(workspace, dry_run=args.dry_run)
     if wants_json(args):

@@ -114,7 +114,7 @@ class MemoryWriter:
         """Record a dated event now (events.json), normalized against the session's date."""
         on = session_day(session_date)
         body = self._text(text, "event text")
-        when = event_date(body, on, normalized_date, date_text)
+        when = event_date(body, on, normalized_date, date_text, event_type)
         event = build_event(
             NewEvent(
                 event_type=clean(event_type, "event type", required=True)[0],
@@ -163,11 +163,23 @@ class MemoryWriter:
         report.redactions += self.redactions
         return report
 
-    def run_curation(self) -> Any:
-        """Curate MEMORY.md now (``workmem.facts.curate``) and clear the review flag."""
-        from ..facts.curate import curate
+    def run_curation(self, *, dry_run: bool = False) -> Any:
+        """Curate MEMORY.md now (``workmem.facts.curate``) with the patterns the daily logs
+        confirm, and clear the review flag (a dry run only reports)."""
+        from ..facts.curate import CurationSettings, curate
+        from .patterns import repeated_patterns
 
-        report = curate(self.journal.workspace, now=clock.now(), store=self.journal.store)
+        settings = CurationSettings.from_workspace(self.journal.workspace)
+        report = curate(
+            self.journal.workspace,
+            now=clock.now(),
+            store=self.journal.store,
+            dry_run=dry_run,
+            settings=settings,
+            patterns=repeated_patterns(self.journal, settings.pattern_repeats),
+        )
+        if dry_run:
+            return report
         stamp = clock.stamp()
 
         def reviewed(state: JournalState) -> None:
