@@ -170,35 +170,38 @@ def fit_budget(
     Only leaving the file saves lines, so each round archives the oldest Maintenance Log
     line beyond the last ``keep_log``, else the oldest low-value Fading entry, else fades
     the oldest low-value Active entry (which a later round may archive). Low value means
-    stale index lines first, then the oldest dates. Undated, pinned and protected entries
-    and the newest dated entry of each tier never move.
+    stale index lines first, then the oldest dates, then the earliest in the file.
+    Protected entries (just written) move only when nothing else can, so the limit holds
+    even when one wrap-up writes more memories than fit. Undated and pinned entries and
+    the newest dated entry of each tier never move.
     """
     faded: list[Move] = []
     archived: list[Move] = []
 
-    def candidates(tier: str) -> list[Entry]:
-        pool = [e for e in outline.entries(tier) if not e.pinned and not protect(e)]
-        known = [(d, e) for e in pool if (d := dated(e)) is not None]
+    def candidates(tier: str, protected: bool) -> list[Entry]:
+        pool = [e for e in outline.entries(tier) if not e.pinned]
+        known = [(d, i, e) for i, e in enumerate(pool) if (d := dated(e)) is not None]
         if len(known) <= 1:
             return []
-        newest = max(d for d, _ in known)
-        ordered = sorted(known, key=lambda pair: (STALE_MARK not in pair[1].text, pair[0]))
-        return [e for d, e in ordered if d < newest]
+        ordered = sorted(known, key=lambda t: (STALE_MARK not in t[2].text, t[0], t[1]))
+        return [e for _, _, e in ordered[:-1] if protect(e) == protected]
 
     while line_count(outline.render()) > max_lines:
         log = list(outline.entries(MAINTENANCE_LOG))
         if len(log) > keep_log:
             archived.append(outline.to_archive(log[0]))
             continue
-        fading = candidates(FADING)
-        if fading:
-            archived.append(outline.to_archive(fading[0]))
-            continue
-        active = candidates(ACTIVE)
-        if active:
-            faded.append(outline.move(active[0], FADING, active[0].section))
-            continue
-        break
+        for protected in (False, True):
+            fading = candidates(FADING, protected)
+            if fading:
+                archived.append(outline.to_archive(fading[0]))
+                break
+            active = candidates(ACTIVE, protected)
+            if active:
+                faded.append(outline.move(active[0], FADING, active[0].section))
+                break
+        else:
+            break
     return faded, archived
 
 
