@@ -39,6 +39,7 @@ HISTORY_DAYS = 90
 #: Lines of text a kept history entry keeps when the file is still too long.
 ENTRY_LINES = 2
 COMPRESSED_PREFIX = "> Compressed "
+_POINTER = "… "
 _SPECIFIC = re.compile(
     r"\d|`[^`]+`|https?://|\b\w+[/._:]\w|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b", re.UNICODE
 )
@@ -162,6 +163,18 @@ class _Body:
         return list(groups.items())
 
 
+def _shorten(entry: HistoryEntry, keep_lines: int) -> tuple[HistoryEntry, list[str]]:
+    """The entry cut to its first ``keep_lines`` lines of text, and the lines cut off."""
+    shown = _strip_blank([line for line in entry.lines if not line.startswith(_POINTER)])
+    content = [line for line in shown if line.strip()]
+    if len(content) <= keep_lines:
+        return entry, []
+    cut = shown.index(content[keep_lines])
+    rest = shown[cut:]
+    kept = [*shown[:cut], f"{_POINTER}{len(rest)} more lines in memory/archive.md"]
+    return HistoryEntry(entry.title, kept), rest
+
+
 def _body_lines(doc: Document) -> int:
     return len(doc.render().strip("\n").splitlines())
 
@@ -182,44 +195,52 @@ def compress_text(
 
     history = doc.get(HISTORY)
     origin = f"{filename} > History"
+    kept: list[HistoryEntry] = []
+    intro: list[str] = []
     if history is not None:
         intro, entries = history_entries(history)
         cutoff = today - timedelta(days=HISTORY_DAYS)
-        keep: list[HistoryEntry] = []
         for entry in entries:
             if entry.day is not None and entry.day < cutoff:
                 result.archived.append((origin, _archived_entry(entry)))
                 result.history_expired += 1
             else:
-                keep.append(entry)
-        while len(keep) > KEEP_HISTORY:
-            result.archived.append((origin, _archived_entry(keep.pop(0))))
+                kept.append(entry)
+        while len(kept) > KEEP_HISTORY:
+            result.archived.append((origin, _archived_entry(kept.pop(0))))
             result.history_archived += 1
-        set_history(history, intro, keep)
+        set_history(history, intro, kept)
         doc.sections.remove(history)  # history goes last, as the seed lays the file out
         doc.sections.append(history)
-        for index, entry in enumerate(keep):  # oldest first, only while still too long
-            if _body_lines(doc) <= TARGET_LINES:
-                break
-            shown = _strip_blank(entry.lines)
-            content = [line for line in shown if line.strip()]
-            if len(content) <= ENTRY_LINES:
-                continue
-            cut = shown.index(content[ENTRY_LINES])
-            rest = shown[cut:]
-            result.archived.append((origin, _archived_entry(HistoryEntry(entry.title, rest))))
-            keep[index] = HistoryEntry(
-                entry.title,
-                [*shown[:cut], "", f"… {len(rest)} more lines in memory/archive.md"],
-            )
-            result.history_shortened += 1
-            set_history(history, intro, keep)
+    current = Document(doc.preamble, [s for s in doc.sections if s is not history])
+    head_lines = len(head.splitlines()) + 2  # the frontmatter, the "> Compressed" note
+
+    def too_long() -> bool:
+        return head_lines + _body_lines(doc) > over
 
     facts = _Body(doc, history)
-    for fact in facts.ranked():
-        if _body_lines(doc) + 2 <= TARGET_LINES:  # the "> Compressed" note and its blank
-            break
-        fact.kept = False
+    ranked = facts.ranked()
+    while ranked and _body_lines(current) + 2 > TARGET_LINES:  # the facts: 20-30 lines
+        ranked.pop(0).kept = False
+        facts.apply()
+    if history is not None:  # the kept entries shrink, oldest first, while the file is long
+        shortened: dict[int, list[str]] = {}
+        originals = list(kept)
+        for keep_lines in (ENTRY_LINES, 0):
+            for index, entry in enumerate(originals):
+                if not too_long():
+                    break
+                short, rest = _shorten(entry, keep_lines)
+                if rest:
+                    kept[index] = short
+                    shortened[index] = rest
+                    set_history(history, intro, kept)
+        for index, rest in sorted(shortened.items()):
+            title = kept[index].title
+            result.archived.append((origin, _archived_entry(HistoryEntry(title, rest))))
+            result.history_shortened += 1
+    while ranked and too_long():  # still over: fewer facts, down to each section's best
+        ranked.pop(0).kept = False
         facts.apply()
     for title, lines in facts.moved():
         result.archived.append((f"{filename} > {title}", lines))

@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import clock
 from ..errors import ConflictError, WriteError
+from ..files.freetext import neutralize_line
 from ..files.store import Store
 from .archive import append_archive, archive_block, archive_file, memory_file
 from .entries import STALE_MARK, Entry
@@ -34,9 +35,11 @@ def _escape(text: str) -> str:
 
 
 def index_line(memory: TypedMemory, today: date, prefix: str = LINK_PREFIX) -> str:
-    about = memory.description or memory.name
+    """One line of the index; the name and description are free text (a hand-edited
+    frontmatter can hold several lines), so each is folded to one neutral line."""
+    about = neutralize_line(memory.description or memory.name)
     stale = f" {STALE_MARK}" if memory.stale_reason(today) else ""
-    name = " ".join(memory.name.split())
+    name = neutralize_line(memory.name)
     return f"- [{_escape(name)}]({prefix}{memory.filename}) — {about}{stale}"
 
 
