@@ -292,14 +292,19 @@ def cmd_context(args: argparse.Namespace) -> int:
     from ..platforms.runtime import running_platform
     from ..wrap.guardian import context_report
 
+    counted = bool(args.user_turns or args.tool_results or args.responses)
     report = context_report(
+        # the same transcript and reading as `workmem relay status`, unless counts are given
+        workspace=_workspace(args) if args.transcript or not counted else None,
         transcript=Path(args.transcript) if args.transcript else None,
-        platform=args.platform or running_platform(),
+        session=args.session,
+        platform=args.platform or (running_platform() if counted else None),
         profile=args.profile,
         user_turns=args.user_turns,
         tool_results=args.tool_results,
         responses=args.responses,
         window=args.window,
+        home=_home(args),
     )
     if wants_json(args):
         emit_json({"ok": True, **report.to_dict()})
@@ -373,7 +378,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     wrp.set_defaults(handler=cmd_wrap)
 
     ctx = subparsers.add_parser("context", parents=[common], help="context window guardian")
-    ctx.add_argument("--transcript", metavar="F", help="read usage from a transcript")
+    ctx.add_argument("--transcript", metavar="F", help="transcript file (default: current)")
+    ctx.add_argument("--session", metavar="ID", help="platform session id of the transcript")
+    ctx.add_argument("--home", help="home folder to look for transcripts in (default: yours)")
     ctx.add_argument("--profile", choices=["wrap", "relay"], default="wrap")
     ctx.add_argument(
         "--platform", help="platform, for its window and transcript format (default: running)"
