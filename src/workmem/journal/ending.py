@@ -98,13 +98,18 @@ class _Progress:
 
     def failed(self, exc: BaseException) -> WorkmemError:
         show = self.journal.show
-        wrote = [show(p) for p in self.written] or ["nothing yet"]
+        wrote = ", ".join(show(p) for p in self.written) or "nothing yet"
         left = [show(p) for p in self.planned if p not in self.written]
+        if left:
+            where = (
+                f"written {wrote}; not written {', '.join(left)} (state.json holds only the "
+                "reserved session number)"
+            )
+        else:
+            where = f"every file was written ({wrote}) but the check after writing failed"
         message = (
-            f"{exc}. The session end stopped part-way: written {', '.join(wrote)}; not written "
-            f"{', '.join(left)} (state.json holds only the reserved session number). Run "
-            "`workmem end` again to finish it; a corrected text replaces this attempt's "
-            "daily-log entry."
+            f"{exc}. The session end stopped part-way: {where}. Run `workmem end` again to "
+            "finish it; a corrected text replaces this attempt's daily-log entry."
         )
         if isinstance(exc, WorkmemError):
             exc.args = (message,)
@@ -290,7 +295,10 @@ def end_session(
         progress.done(paths.state)
         _verify(journal, number, token, [day, *other_days], stale, notes, note)
     except Exception as exc:
-        raise progress.failed(exc) from exc
+        failure = progress.failed(exc)
+        if failure is exc:
+            raise  # the same error, its message now naming the files
+        raise failure from exc
     return EndReport(
         session=number,
         ended=ended,
