@@ -75,10 +75,14 @@ def _content_words(memory: TypedMemory) -> set[str]:
     return found
 
 
-def _weight(words: set[str]) -> int:
+def _numbered(words: set[str]) -> set[str]:
+    return {w for w in words if any(c.isdigit() for c in w)}
+
+
+def _weight(words: set[str], numbered: set[str]) -> int:
     """Words with digits (versions, ports, counts, dates) say which fact it is: they weigh
     three times as much, so "fact 10 about 70" and "fact 70 about 490" stay apart."""
-    return sum(3 if any(c.isdigit() for c in w) else 1 for w in words)
+    return len(words) + 2 * len(words & numbered)
 
 
 def _topic_words(memory: TypedMemory) -> set[str]:
@@ -110,6 +114,8 @@ def find_overlaps(memories: list[TypedMemory]) -> list[Overlap]:
     used: set[str] = set()
     content = {m.filename: _content_words(m) for m in memories}
     words = {m.filename: _topic_words(m) for m in memories}
+    numbered = _numbered(set().union(*content.values())) if content else set()
+    weight = {name: _weight(found, numbered) for name, found in content.items()}
     for i, a in enumerate(memories):
         ca, wa = content[a.filename], words[a.filename]
         for b in memories[i + 1 :]:
@@ -119,9 +125,9 @@ def find_overlaps(memories: list[TypedMemory]) -> list[Overlap]:
             if min(len(ca), len(cb)) < MIN_WORDS or not ca & cb:
                 continue
             subset = bool(wa and wb) and (wa <= wb or wb <= wa)
-            shared = _weight(ca & cb)
-            score = shared / _weight(ca | cb)
-            smaller = min(_weight(ca), _weight(cb))
+            shared = _weight(ca & cb, numbered)
+            score = shared / (weight[a.filename] + weight[b.filename] - shared)
+            smaller = min(weight[a.filename], weight[b.filename])
             if score >= SAME_CONTENT or (subset and shared / smaller >= RELATED_CONTENT):
                 specific, generic = _specific_first(a, b)
                 found.append(Overlap(generic, specific, score))

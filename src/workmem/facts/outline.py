@@ -177,14 +177,21 @@ def fit_budget(
     """
     faded: list[Move] = []
     archived: list[Move] = []
+    #: per entry: (not stale, its date or None, protected), worked out once
+    facts: dict[int, tuple[bool, date | None, bool]] = {}
+
+    def fact(entry: Entry) -> tuple[bool, date | None, bool]:
+        if id(entry) not in facts:
+            facts[id(entry)] = (STALE_MARK not in entry.text, dated(entry), protect(entry))
+        return facts[id(entry)]
 
     def candidates(tier: str, protected: bool) -> list[Entry]:
-        pool = [e for e in outline.entries(tier) if not e.pinned]
-        known = [(d, i, e) for i, e in enumerate(pool) if (d := dated(e)) is not None]
+        pool = [(fact(e), i, e) for i, e in enumerate(outline.entries(tier)) if not e.pinned]
+        known = [(f, i, e) for f, i, e in pool if f[1] is not None]
         if len(known) <= 1:
             return []
-        ordered = sorted(known, key=lambda t: (STALE_MARK not in t[2].text, t[0], t[1]))
-        return [e for _, _, e in ordered[:-1] if protect(e) == protected]
+        ordered = sorted(known, key=lambda t: (t[0][0], t[0][1], t[1]))
+        return [e for f, _, e in ordered[:-1] if f[2] == protected]
 
     while line_count(outline.render()) > max_lines:
         log = list(outline.entries(MAINTENANCE_LOG))
