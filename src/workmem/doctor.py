@@ -21,6 +21,7 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("workmem.board.inspect", "check_board"),
     ("workmem.hooks.failures", "check_hook_failures"),
     ("workmem.files.confine", "check_links"),
+    ("workmem.journal.consistency", "check_journal"),
 )
 
 

@@ -184,7 +184,7 @@ def test_date_question_loads_events_ranked_by_date(
     monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 09:00")
     context = MemoryLoader(root).load_session_context("what did I buy in March?")
     assert "event_sensitive" in context.metadata["branches"]
-    assert "## Events (events.json, by date)" in context.text
+    assert "## Events (events.json, by date, newest first)" in context.text
     assert "2023-03-15 · purchase [white adidas sneakers]" in context.text
     week = MemoryLoader(root).load_session_context("上週做了什麼")
     assert "2026-05-23 · meeting: 昨天跟房東見面談續約" in week.text

@@ -127,8 +127,8 @@ def test_retrying_the_same_end_writes_nothing_twice(root: Path) -> None:
 def test_a_failed_step_is_finished_by_the_retry(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from workmem.journal import ending as writer_module
     from workmem.journal import thread_updates
-    from workmem.journal import writer as writer_module
 
     real = thread_updates.write_updates
 

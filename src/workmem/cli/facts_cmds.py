@@ -159,9 +159,12 @@ def cmd_maintain(args: argparse.Namespace) -> int:
     from ..facts.maintain import maintain
 
     report = maintain(_workspace(args), dry_run=args.dry_run)
+    # A memory that cannot be read was left as it is (its index line too): the run did
+    # what it could, but the memory needs a person, so the exit says "found problems".
+    status = 1 if report.problems else 0
     if wants_json(args):
-        emit_json({"ok": True, **report.to_dict()})
-        return 0
+        emit_json({"ok": not report.problems, **report.to_dict()})
+        return status
     verb = "would compress" if args.dry_run else "compressed"
     for comp in report.compressed:
         say(f"{verb} {comp.filename}: {comp.lines_before} -> {comp.lines_after} lines")
@@ -171,22 +174,24 @@ def cmd_maintain(args: argparse.Namespace) -> int:
     for name, reason in report.stale:
         say(f"stale: {name} ({reason})")
     for name, error in report.problems:
-        say(f"problem: {name}: {error}")
+        say(f"problem: {name}: {error} (left as it is, its index line kept; fix it by hand)")
+    for note in report.index.notes if report.index is not None else []:
+        say(f"note: {note}")
     if not (report.compressed or report.merged or report.stale or report.problems):
         say("Nothing to maintain.")
-    return 0
+    return status
 
 
 def cmd_curate(args: argparse.Namespace) -> int:
     from ..facts.curate import curate
 
     workspace = _workspace(args)
-    if not args.dry_run and (workspace.memory_dir / "state.json").is_file():
+    if (workspace.memory_dir / "state.json").is_file():
         # The working-memory journal asks for this review every ~5 sessions: curating
-        # through it also clears its memory_review_due flag.
+        # through it also promotes the patterns its logs confirm and clears its flag.
         from ..journal.writer import MemoryWriter
 
-        report = MemoryWriter(workspace.root).run_curation()
+        report = MemoryWriter(workspace.root).run_curation(dry_run=args.dry_run)
     else:
         report = curate(workspace, dry_run=args.dry_run)
     if wants_json(args):
@@ -257,6 +262,7 @@ def cmd_wrap(args: argparse.Namespace) -> int:
         home=_home(args),
         lang=args.lang,
         run_bootstrap=not args.no_bootstrap,
+        strict=args.strict,
     )
     if wants_json(args):
         emit_json(report.to_dict())
@@ -286,14 +292,19 @@ def cmd_context(args: argparse.Namespace) -> int:
     from ..platforms.runtime import running_platform
     from ..wrap.guardian import context_report
 
+    counted = bool(args.user_turns or args.tool_results or args.responses)
     report = context_report(
+        # the same transcript and reading as `workmem relay status`, unless counts are given
+        workspace=_workspace(args) if args.transcript or not counted else None,
         transcript=Path(args.transcript) if args.transcript else None,
-        platform=args.platform or running_platform(),
+        session=args.session,
+        platform=args.platform or (running_platform() if counted else None),
         profile=args.profile,
         user_turns=args.user_turns,
         tool_results=args.tool_results,
         responses=args.responses,
         window=args.window,
+        home=_home(args),
     )
     if wants_json(args):
         emit_json({"ok": True, **report.to_dict()})
@@ -359,10 +370,17 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     wrp.add_argument("--lang", choices=["zh", "en"], help="table language (default: by text)")
     wrp.add_argument("--no-bootstrap", action="store_true", help="skip Step 7")
     wrp.add_argument("--state", action="store_true", help="only print the gathered state")
+    wrp.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse memories holding code, temporary paths, task lists or file lists",
+    )
     wrp.set_defaults(handler=cmd_wrap)
 
     ctx = subparsers.add_parser("context", parents=[common], help="context window guardian")
-    ctx.add_argument("--transcript", metavar="F", help="read usage from a transcript")
+    ctx.add_argument("--transcript", metavar="F", help="transcript file (default: current)")
+    ctx.add_argument("--session", metavar="ID", help="platform session id of the transcript")
+    ctx.add_argument("--home", help="home folder to look for transcripts in (default: yours)")
     ctx.add_argument("--profile", choices=["wrap", "relay"], default="wrap")
     ctx.add_argument(
         "--platform", help="platform, for its window and transcript format (default: running)"

@@ -193,6 +193,8 @@ def cmd_end(args: argparse.Namespace) -> int:
         say(f"Session already ended with this content (session {report.session}); nothing written.")
         return 0
     say(f"Session {report.session} ended {report.ended}; {report.notes} note(s) written.")
+    if report.resumed:
+        say("  finished an end that had stopped part-way (its daily-log entry replaced)")
     for path in report.files:
         say(f"  wrote {path}")
     if report.threads_touched:

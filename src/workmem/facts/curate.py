@@ -5,7 +5,9 @@ mentions (a typed-index line takes its file's ``updated``). A Fading entry confi
 (a date inside the fade window) is promoted back to Active; an Active entry older than
 ``fade_after_days`` fades; a Fading entry older than ``archive_after_days`` moves to
 ``memory/archive.md``. Pinned (``[pinned]``) and undated entries never move. Entries that say
-the same thing are merged into one. The Maintenance Log records what happened.
+the same thing are merged into one. A pattern the journal saw noted in several sessions
+(``patterns``, from ``workmem.journal.patterns``) is confirmed: it is added to Active under
+``### Patterns``, once. The Maintenance Log records what happened.
 
 Nothing is deleted: before writing, every line of the old file must be found in the new
 file, in the archive text being appended, or in the entry a duplicate was merged into;
@@ -14,20 +16,35 @@ otherwise the rewrite is refused with ``ConflictError`` and no file is touched.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from .. import clock
 from ..config import load_settings
 from ..errors import ConflictError, FormatError, WriteError
+from ..files.freetext import neutralize_line
 from ..files.store import Store
 from ..root import Workspace
 from .archive import append_archive, archive_block, archive_file, memory_file
 from .entries import Entry
-from .memory_md import ACTIVE, FADING, MAINTENANCE_LOG, MAX_LINES, ensure_tiers
+from .memory_md import ACTIVE, FADING, MAINTENANCE_LOG, MAX_LINES, ensure_tiers, has_tiers
 from .outline import Move, Outline, fit_budget, line_count, lost_lines
 from .typed import list_memories
+
+PATTERNS = "Patterns"
+
+
+class Confirmed(Protocol):
+    """A pattern noted in several sessions (``workmem.journal.patterns.RepeatedPattern``)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def last(self) -> date: ...
 
 
 @dataclass(frozen=True)
@@ -36,12 +53,15 @@ class CurationSettings:
     archive_after_days: int = 180
     max_lines: int = MAX_LINES
     keep_log: int = 20
+    #: a pattern noted in this many sessions is promoted to Active
+    pattern_repeats: int = 3
 
     @classmethod
     def from_workspace(cls, workspace: Workspace) -> CurationSettings:
         table = load_settings(workspace).section("curate")
         values: dict[str, int] = {}
-        for name in ("fade_after_days", "archive_after_days", "max_lines", "keep_log"):
+        names = ("fade_after_days", "archive_after_days", "max_lines", "keep_log")
+        for name in (*names, "pattern_repeats"):
             if name in table:
                 value = table[name]
                 if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -181,6 +201,28 @@ class _Curator:
                 faded.append(_reason(move, f"last seen {when.isoformat()}"))
         return faded, archived
 
+    def confirm(self, patterns: Sequence[Confirmed], archived: str) -> list[Move]:
+        """Add each confirmed pattern not yet in MEMORY.md (or its archive) to Active."""
+        known = [e.key() for tier in (ACTIVE, FADING) for e in self.outline.entries(tier)]
+        have = f" {' | '.join(known)} {Entry([archived], '', '').key()} "
+        moves = []
+        for pattern in patterns:
+            if pattern.count < self.cfg.pattern_repeats:
+                continue
+            text = neutralize_line(pattern.text, limit=300)
+            key = Entry([text], ACTIVE, PATTERNS).key()
+            if not key or f" {key} " in have:
+                continue
+            entry = Entry(
+                [f"- {text} (noted in {pattern.count} sessions, last {pattern.last})"],
+                ACTIVE,
+                PATTERNS,
+            )
+            self.outline.add(entry, ACTIVE, PATTERNS)
+            have += f" {key} "
+            moves.append(Move(entry.first, "daily logs", f"{ACTIVE} > {PATTERNS}", "confirmed"))
+        return moves
+
     def trim_log(self) -> list[Move]:
         log = list(self.outline.entries(MAINTENANCE_LOG))
         extra = len(log) - self.cfg.keep_log
@@ -194,8 +236,12 @@ def curate(
     store: Store | None = None,
     dry_run: bool = False,
     settings: CurationSettings | None = None,
+    patterns: Sequence[Confirmed] = (),
 ) -> CurationReport:
-    """Curate MEMORY.md once; writes archive.md first, then MEMORY.md, both verified."""
+    """Curate MEMORY.md once; writes archive.md first, then MEMORY.md, both verified.
+
+    ``patterns`` are the journal's repeated patterns; those noted often enough are promoted.
+    """
     moment = now or clock.now()
     store = store or Store(workspace, read_only=dry_run)
     cfg = settings or CurationSettings.from_workspace(workspace)
@@ -208,16 +254,20 @@ def curate(
             return report
         old = current[0]
         base = ensure_tiers(old)
-        if base != old:
+        if not has_tiers(old):
             report.notes.append("MEMORY.md had no tiers: its content was wrapped under ## Active")
+        elif base != old:
+            report.notes.append("MEMORY.md lacked some of its standard sections: they were added")
         outline = Outline.parse(base)
         dates: dict[str, date] = {}
         for memory in list_memories(store).memories:
             if memory.updated is not None:
                 dates[memory.filename] = memory.updated
         curator = _Curator(outline, dates, moment.date(), cfg)
+        archived_text = store.read_text(archive_file(workspace)) if patterns else None
+        report.promoted = curator.confirm(patterns, archived_text[0] if archived_text else "")
         report.merged = curator.merge()
-        report.promoted = curator.promote()
+        report.promoted += curator.promote()
         report.faded, report.archived = curator.demote()
         report.archived += curator.trim_log()
         report.undated = sum(

@@ -87,6 +87,11 @@ def load_mapping(raw: str, path: str = "<memory file>") -> dict[str, Any]:
             path=path,
             line=line,
         ) from None
+    except (ValueError, TypeError, OverflowError) as exc:  # "updated: 2026-13-45"
+        raise FormatError(
+            f"frontmatter holds a value YAML cannot read ({exc}); the file was not changed",
+            path=path,
+        ) from None
     if not isinstance(data, dict):
         raise FormatError(
             f"frontmatter must be a mapping of keys to values, not {type(data).__name__}",

@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import clock
 from ..errors import ConflictError, WriteError
+from ..files.freetext import neutralize_line
 from ..files.store import Store
 from .archive import append_archive, archive_block, archive_file, memory_file
 from .entries import STALE_MARK, Entry
@@ -34,9 +35,11 @@ def _escape(text: str) -> str:
 
 
 def index_line(memory: TypedMemory, today: date, prefix: str = LINK_PREFIX) -> str:
-    about = memory.description or memory.name
+    """One line of the index; the name and description are free text (a hand-edited
+    frontmatter can hold several lines), so each is folded to one neutral line."""
+    about = neutralize_line(memory.description or memory.name)
     stale = f" {STALE_MARK}" if memory.stale_reason(today) else ""
-    name = " ".join(memory.name.split())
+    name = neutralize_line(memory.name)
     return f"- [{_escape(name)}]({prefix}{memory.filename}) — {about}{stale}"
 
 
@@ -62,6 +65,8 @@ class IndexReport:
     dangling: list[str] = field(default_factory=list)
     #: Files whose index line curation moved to archive.md: not re-added until rewritten.
     left_archived: list[str] = field(default_factory=list)
+    #: What a person should know (the line budget at work, or beyond reach).
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +84,7 @@ class IndexReport:
             "problems": [{"file": f, "error": e} for f, e in self.problems],
             "dangling": self.dangling,
             "left_archived": self.left_archived,
+            "notes": self.notes,
         }
 
 
@@ -168,6 +174,7 @@ def update_index(
         report.faded = [m.text for m in faded]
         report.archived = [m.text for m in archived]
         new = outline.render()
+        report.notes = budget_notes(line_count(new), max_lines, len(faded), len(archived))
         block = archive_block(stamp, "index budget", outline.archive_groups())
         block = block if outline.archived else ""
         lost = lost_lines(old, new, block, outline, allowed)
@@ -197,6 +204,22 @@ def update_index(
 
         store.update(path, change, verify=verify)
     return report
+
+
+def budget_notes(lines: int, max_lines: int, faded: int, archived: int) -> list[str]:
+    """What the line budget did, in words, for the wrap-up table and ``maintain``."""
+    notes = []
+    if faded or archived:
+        notes.append(
+            f"MEMORY.md kept under {max_lines} lines: {faded} older entries faded, "
+            f"{archived} moved to memory/archive.md (nothing deleted)"
+        )
+    if lines > max_lines:
+        notes.append(
+            f"MEMORY.md has {lines} lines, over {max_lines}: what is left is undated or "
+            "pinned; curate it by hand"
+        )
+    return notes
 
 
 _ARCHIVED_LINK = re.compile(r"\]\((?:memory/)?(?P<name>[^)\s/]+\.md)\)")

@@ -162,7 +162,11 @@ class MemoryTiers:
 
 def scaffold_text(agent_name: str | None = None, user_name: str | None = None) -> str:
     """A fresh MEMORY.md: the tiers, the four typed subsections, and one line on the rules."""
-    who = f" of {agent_name.strip()}" if agent_name and agent_name.strip() else ""
+    from ..files.freetext import neutralize_line
+
+    agent_name = neutralize_line(agent_name) if agent_name else None
+    user_name = neutralize_line(user_name) if user_name else None
+    who = f" of {agent_name}" if agent_name else ""
     lines = [
         f"# Long-term memory{who}",
         "",

@@ -170,35 +170,45 @@ def fit_budget(
     Only leaving the file saves lines, so each round archives the oldest Maintenance Log
     line beyond the last ``keep_log``, else the oldest low-value Fading entry, else fades
     the oldest low-value Active entry (which a later round may archive). Low value means
-    stale index lines first, then the oldest dates. Undated, pinned and protected entries
-    and the newest dated entry of each tier never move.
+    stale index lines first, then the oldest dates, then the earliest in the file.
+    Protected entries (just written) move only when nothing else can, so the limit holds
+    even when one wrap-up writes more memories than fit. Undated and pinned entries and
+    the newest dated entry of each tier never move.
     """
     faded: list[Move] = []
     archived: list[Move] = []
+    #: per entry: (not stale, its date or None, protected), worked out once
+    facts: dict[int, tuple[bool, date | None, bool]] = {}
 
-    def candidates(tier: str) -> list[Entry]:
-        pool = [e for e in outline.entries(tier) if not e.pinned and not protect(e)]
-        known = [(d, e) for e in pool if (d := dated(e)) is not None]
+    def fact(entry: Entry) -> tuple[bool, date | None, bool]:
+        if id(entry) not in facts:
+            facts[id(entry)] = (STALE_MARK not in entry.text, dated(entry), protect(entry))
+        return facts[id(entry)]
+
+    def candidates(tier: str, protected: bool) -> list[Entry]:
+        pool = [(fact(e), i, e) for i, e in enumerate(outline.entries(tier)) if not e.pinned]
+        known = [(f, i, e) for f, i, e in pool if f[1] is not None]
         if len(known) <= 1:
             return []
-        newest = max(d for d, _ in known)
-        ordered = sorted(known, key=lambda pair: (STALE_MARK not in pair[1].text, pair[0]))
-        return [e for d, e in ordered if d < newest]
+        ordered = sorted(known, key=lambda t: (t[0][0], t[0][1], t[1]))
+        return [e for f, _, e in ordered[:-1] if f[2] == protected]
 
     while line_count(outline.render()) > max_lines:
         log = list(outline.entries(MAINTENANCE_LOG))
         if len(log) > keep_log:
             archived.append(outline.to_archive(log[0]))
             continue
-        fading = candidates(FADING)
-        if fading:
-            archived.append(outline.to_archive(fading[0]))
-            continue
-        active = candidates(ACTIVE)
-        if active:
-            faded.append(outline.move(active[0], FADING, active[0].section))
-            continue
-        break
+        for protected in (False, True):
+            fading = candidates(FADING, protected)
+            if fading:
+                archived.append(outline.to_archive(fading[0]))
+                break
+            active = candidates(ACTIVE, protected)
+            if active:
+                faded.append(outline.move(active[0], FADING, active[0].section))
+                break
+        else:
+            break
     return faded, archived
 
 

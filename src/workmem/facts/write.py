@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import UsageError, WriteError
+from ..files.freetext import neutralize_block, neutralize_line, restore
 from ..files.store import Store
 from .body import merge_body, set_checkpoint
 from .frontmatter import scalar, set_fields, split
@@ -31,6 +32,50 @@ from .typed import (
 )
 
 Action = Literal["created", "updated", "unchanged"]
+_ESCAPED_HEADING = re.compile(r"^([ \t]{0,3})\\(#{1,6})(?=[ \t]|$)(?P<title>.*)$")
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+#: Lines workmem writes into a memory's body itself; free text never starts one.
+_OWN_NOTES = ("> Updated ", "> Checkpoint: ", "> Compressed ")
+
+
+def _reserved(title: str) -> bool:
+    name = " ".join(title.split()).casefold()
+    return name == "history" or name.startswith("merged from")
+
+
+def memory_content(text: str) -> str:
+    """A memory's content as it may be written: the agent's own sections, nothing of ours.
+
+    The content is markdown the agent structures with ``##`` sections (updates merge by
+    them), so headings stay headings. Everything else free text could forge is neutralised
+    (``workmem.files.freetext``): a frontmatter fence or rule, a comment marker, an open
+    code fence, a heading inside a code block, the sections workmem keeps (``## History``,
+    ``## Merged from …``) and the notes it writes (``> Updated``, ``> Checkpoint``).
+    """
+    out: list[str] = []
+    fence: str | None = None
+    for line in neutralize_block(text).split("\n"):
+        marker = _FENCE.match(line)
+        if marker is not None:
+            mark = marker.group(1)
+            fence = mark if fence is None else (None if mark[0] == fence[0] else fence)
+        elif fence is None:
+            heading = _ESCAPED_HEADING.match(line)
+            if heading is not None and not _reserved(heading.group("title")):
+                line = f"{heading.group(1)}{heading.group(2)}{heading.group('title')}"
+            elif line.startswith(_OWN_NOTES):
+                line = "\\" + line
+        out.append(line)
+    return "\n".join(out)
+
+
+def readable_content(body: str) -> str:
+    """A memory's body as its writer wrote it (``memory_content``'s escapes undone)."""
+    notes = tuple("\\" + note for note in _OWN_NOTES)
+    lines = restore(body).split("\n")
+    return "\n".join(line[1:] if line.startswith(notes) else line for line in lines)
+
+
 _DAY_WORDS: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"\btoday\b", re.IGNORECASE), 0),
     (re.compile(r"\byesterday\b", re.IGNORECASE), -1),
@@ -189,13 +234,13 @@ def save_memory(
         value, count = redact(value)
         redactions += count
         clean[key] = value
-    content, dated = absolute_dates(clean["content"] or "", today)
+    content, dated = absolute_dates(memory_content(clean["content"] or ""), today)
     item = MemoryInput(
         item.type,
         item.topic,
-        clean["description"] or "",
+        neutralize_line(clean["description"] or ""),
         content,
-        clean["name"],
+        neutralize_line(clean["name"]) if clean["name"] else None,
         clean["reason"],
         item.expires,
     )

@@ -156,6 +156,14 @@ class PhaseText:
             loaded += 1
         return loaded
 
+    def absorb(self, other: PhaseText) -> None:
+        """Append a block built on its own (funded before this phase's other blocks)."""
+        self.parts.extend(other.parts)
+        self.tokens += other.tokens
+        self.loaded.extend(other.loaded)
+        self.omitted.extend(other.omitted)
+        self.notes.extend(other.notes)
+
     def text(self) -> str:
         return "".join(self.parts)
 

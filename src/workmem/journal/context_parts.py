@@ -153,6 +153,7 @@ def _recent_summaries(inputs: ContextInputs, count: int) -> list[tuple[str, str]
         found = digest(text)
         threads = f" [{', '.join(found.threads[:4])}]" if found.threads else ""
         sessions = f" ({found.sessions} sessions)" if found.sessions > 1 else ""
+
         summary = found.summary or "(no summary)"
         items.append((f"log:{log.day}", f"- {log.day}{sessions}: {summary}{threads}"))
     return items
@@ -173,9 +174,28 @@ def _nested(text: str) -> str:
     return "\n".join(out)
 
 
+#: Share of the context phase the recent daily logs may take before anything else.
+LOG_SHARE = 2
+
+
+def _recent_logs_block(inputs: ContextInputs, phase: PhaseText) -> PhaseText:
+    """The recent daily logs, funded first (up to half the phase), newest first: after a
+    year the thread list and MEMORY.md alone fill the phase, and the newest log must be the
+    last thing to go, not the first."""
+    count = inputs.journal.settings.recent_logs
+    if MAINTENANCE in inputs.plan.branches:
+        count = max(count, inputs.journal.settings.review_every)
+    block = PhaseText(phase.name, phase.cap // LOG_SHARE, phase.count)
+    block.add_list("## Recent daily logs", _recent_summaries(inputs, count), what="daily summaries")
+    return block
+
+
 def context_phase(inputs: ContextInputs, phase: PhaseText) -> None:
     plan, strategy = inputs.plan, inputs.strategy
     heavy = strategy in (FULL_RELOAD, DEEP_RELOAD)
+    logs = _recent_logs_block(inputs, phase) if heavy or MAINTENANCE in plan.branches else None
+    if logs is not None:
+        phase.cap -= logs.tokens + (1 if logs.tokens else 0)
     if plan.threads:
         inputs.files_read.append(inputs.journal.show(inputs.journal.paths.threads))
         phase.add_list(
@@ -204,12 +224,9 @@ def context_phase(inputs: ContextInputs, phase: PhaseText) -> None:
             [(f"thread:{t.id}", t.header_line()) for t in ordered],
             what="threads",
         )
-    if heavy or MAINTENANCE in plan.branches:
-        count = inputs.journal.settings.recent_logs
-        if MAINTENANCE in plan.branches:
-            count = max(count, inputs.journal.settings.review_every)
-        items = _recent_summaries(inputs, count)
-        phase.add_list("## Recent daily logs", items, what="daily summaries")
+    if logs is not None:
+        phase.cap += logs.tokens + (1 if logs.tokens else 0)
+        phase.absorb(logs)
     if KNOWN_THREAD not in plan.branches and NEW_TOPIC in plan.branches and strategy == LIGHT:
         phase.notes.append(
             "light load: MEMORY.md and the thread list skipped (gap under light_hours)"
@@ -227,7 +244,7 @@ def _events_block(inputs: ContextInputs, phase: PhaseText) -> None:
     if not ranking.matches:
         phase.notes.append("events: none matched the message")
         return
-    ordering = "by date" if ranking.date_filtered else "by relevance"
+    ordering = ranking.ordering
     phase.add_list(
         f"## Events (events.json, {ordering})",
         [(f"event:{m.event.id}", m.event.line()) for m in ranking.matches],

@@ -23,7 +23,10 @@ Rules that a reader could dispute are fixed here, once:
   year; a year written next to them wins ("in May 2023", "May 8 of 2023" are 2023);
   numeric dates read month first (US) unless the first number is over 12;
 * a bare weekday ("on Tuesday", 週二), "a few days ago", "recently", 幾天前: not resolved.
-  The raw text is kept and no date is set; nothing is guessed.
+  The raw text is kept and no date is set; nothing is guessed;
+* for an event (``anchor_year``), a month and day without a year is the most recent such
+  day not after the day it was said ("on December 31" said on 2025-01-01 is 2024-12-31):
+  events are things that happened. A plan or a deadline takes the next such day instead.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import datetime as dt
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 DAY = "day"
@@ -213,6 +216,35 @@ def with_year(hit: ResolvedDate, year: int) -> ResolvedDate | None:
         day = safe_day(year, hit.date.month, hit.date.day)
         moved = on_day(hit.raw, day, hit.rule) if day else None
     return _with(moved, hit.raw, hit.span) if moved else None
+
+
+def anchor_year(hit: ResolvedDate, reference: date, *, ahead: bool = False) -> ResolvedDate:
+    """A year-less day or month moved to the nearest year on the right side of ``reference``.
+
+    Past (the default): the most recent such day or month that began on or before
+    ``reference``. ``ahead``: the next one that has not ended before it. A hit whose year
+    was given, or that is not a day or a month, comes back unchanged.
+    """
+    if hit.year_given or hit.start is None or hit.granularity not in (DAY, MONTH):
+        return hit
+
+    def placed(found: ResolvedDate | None) -> bool:
+        if found is None or found.start is None or found.end is None:
+            return False
+        return found.end >= reference if ahead else found.start <= reference
+
+    step = 1 if ahead else -1
+    moved: ResolvedDate | None = hit
+    year = hit.start.year
+    for _ in range(8):  # 29 February waits up to eight years for its next leap year
+        if placed(moved):
+            break
+        year += step
+        moved = with_year(hit, year)
+    if moved is None or moved is hit:
+        return hit
+    rule = f"{hit.rule}, {'next' if ahead else 'most recent'} such date"
+    return replace(moved, rule=rule, year_given=False)
 
 
 def scan(

@@ -11,9 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..files.freetext import neutralize_block, neutralize_line
+from .daily import END_MARKER
 from .thread_updates import ThreadUpdate
 
-MARKER = "<!-- workmem:session-end token={token} key={key} -->"
+MARKER = END_MARKER + "{token} key={key} -->"
+#: The suffixes of the markers of an end's extra entries (replaced positions, replaced note)
+POSITIONS, RESUMPTION = "-positions", "-resumption"
 
 
 def marker(token: str, key: str) -> str:
@@ -21,16 +25,24 @@ def marker(token: str, key: str) -> str:
 
 
 def has_marker(text: str, token: str) -> bool:
-    return f"<!-- workmem:session-end token={token} " in text
+    """True when the main entry of the session end ``token`` is in ``text``."""
+    return f"{END_MARKER}{token} " in text
 
 
-def _quote(text: str) -> list[str]:
-    return [f"> {line}" if line.strip() else ">" for line in text.strip().split("\n")]
+def quote(text: str) -> str:
+    """Free text as a blockquote whose lines can start no heading, rule or comment."""
+    lines = neutralize_block(text).split("\n")
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in lines)
 
 
 def _bullet(text: str) -> str:
-    lines = text.strip().split("\n")
-    return "\n".join([f"- {lines[0]}", *(f"  {line}" for line in lines[1:])])
+    """Free text as one list item: continuation lines indented, none of them structure."""
+    lines = neutralize_block(text).split("\n")
+    return "\n".join([f"- {lines[0]}", *(f"  {line}" if line else "" for line in lines[1:])])
+
+
+def _one(text: str) -> str:
+    return neutralize_line(text)
 
 
 @dataclass
@@ -48,9 +60,11 @@ class EntryParts:
 
 
 def compose(parts: EntryParts) -> str:
-    lines = [marker(parts.token, parts.key), f"**Summary:** {parts.summary.strip()}"]
+    # The summary is one line (a multi-line summary is folded, never stray bullets): the
+    # log index, state.json and the loader all read it as one line.
+    lines = [marker(parts.token, parts.key), f"**Summary:** {_one(parts.summary)}"]
     if parts.mood:
-        lines += ["", f"**Mood:** {parts.mood.strip()}"]
+        lines += ["", f"**Mood:** {_one(parts.mood)}"]
 
     def section(title: str, items: list[str]) -> None:
         if items:
@@ -78,15 +92,18 @@ def compose(parts: EntryParts) -> str:
     for note in by_kind.get("event", []):
         when = note.get("date") or f"undated ({note.get('date_text') or 'no date'})"
         events.append(
-            _bullet(f"{note.get('event_id')} · {when} · {note.get('type')}: {note['text']}")
+            _bullet(
+                f"{note.get('event_id')} · {_one(str(when))} · {_one(str(note.get('type')))}: "
+                f"{note['text']}"
+            )
         )
     section("Events", events)
-    lines += ["", "#### Resumption note", *_quote(parts.resumption)]
+    lines += ["", "#### Resumption note", quote(parts.resumption)]
     if parts.replaced_resumption:
         lines += [
             "",
             "#### Replaced resumption note (hand-written)",
-            *_quote(parts.replaced_resumption),
+            quote(parts.replaced_resumption),
         ]
     return "\n".join(lines) + "\n"
 
@@ -97,22 +114,27 @@ def _thread_lines(parts: EntryParts) -> list[str]:
         update = parts.updates.get(thread_id)
         line = f"- [ref: {thread_id}]"
         if update and update.current_position:
-            line += f" {' '.join(update.current_position.split())}"
+            line += f" {_one(update.current_position)}"
             old = parts.old_positions.get(thread_id, "").strip()
             if old and " ".join(old.split()) != " ".join(update.current_position.split()):
-                line += f" (was: {' '.join(old.split())})"
+                line += f" (was: {_one(old)})"
         else:
             line += " touched"
         out.append(line)
         if update:
-            out += [f"  - opened: {q}" for q in update.new_open_questions]
-            out += [f"  - closed: {q}" for q in update.closed_questions]
+            out += [f"  - opened: {_one(q)}" for q in update.new_open_questions]
+            out += [f"  - closed: {_one(q)}" for q in update.closed_questions]
     return out
 
 
 def positions_addendum(token: str, key: str, replaced: dict[str, tuple[str, str]]) -> str:
     """Positions replaced that the entry did not record (another agent changed them first)."""
-    lines = [marker(f"{token}-positions", key)]
+    lines = [marker(f"{token}{POSITIONS}", key)]
     for thread_id, (old, new) in replaced.items():
-        lines.append(f"- [ref: {thread_id}] {' '.join(new.split())} (was: {' '.join(old.split())})")
+        lines.append(f"- [ref: {thread_id}] {_one(new)} (was: {_one(old)})")
     return "\n".join(lines) + "\n"
+
+
+def resumption_addendum(token: str, key: str, note: str) -> str:
+    """A hand-written (or parallel) resumption note the new one replaced, kept in the log."""
+    return f"{marker(f'{token}{RESUMPTION}', key)}\n{quote(note)}\n"

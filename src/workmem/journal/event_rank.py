@@ -36,6 +36,11 @@ class EventRanking:
     def date_filtered(self) -> bool:
         return bool(self.ranges)
 
+    @property
+    def ordering(self) -> str:
+        """How the matches are listed, for the heading a person reads."""
+        return "by date, newest first" if self.ranges else "by relevance"
+
 
 def _without_spans(text: str, hits: list[ResolvedDate]) -> str:
     pieces: list[str] = []
@@ -101,13 +106,16 @@ def rank_events(
         if score > 0:
             matches.append(EventMatch(event, score, False))
     if ranges:
-        # date questions: the days first (newest first), words only to break ties
+        # date questions: events that also share the question's words are kept first when
+        # the list is cut, then every kept event is listed by its date, newest first
         matches.sort(key=lambda m: (m.score > 0 or not query_terms, _day_key(m.event), m.score))
     else:
         matches.sort(key=lambda m: (m.score, _day_key(m.event)))
     matches.reverse()
     if limit is not None:
         matches = matches[:limit]
+    if ranges:
+        matches.sort(key=lambda m: (_day_key(m.event), m.score), reverse=True)
     return EventRanking(matches, ranges, out_of_range, undated)
 
 

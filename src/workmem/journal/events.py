@@ -78,12 +78,18 @@ class Event:
         return data
 
     def line(self) -> str:
-        """One line for a context block: date, type, object, the sentence."""
+        """One line for a context block: date, type, object, the sentence.
+
+        Every value is free text (the ledger is JSON anyone may edit), so each is folded to
+        one neutral line: an event can never add a heading to the markdown it is shown in.
+        """
+        from ..files.freetext import neutralize_line as one
+
         when = self.normalized_date or f"undated ({self.date_text or 'no date'})"
         if self.date_granularity and self.date_granularity != "day" and self.normalized_date:
             when = f"{self.normalized_date} ({self.date_granularity} of)"
-        hint = f" [{self.object_hint}]" if self.object_hint else ""
-        return f"- {when} · {self.type}{hint}: {self.text}"
+        hint = f" [{one(self.object_hint)}]" if self.object_hint else ""
+        return f"- {one(when)} · {one(self.type)}{hint}: {one(self.text)}"
 
     @classmethod
     def from_json(cls, item: Any) -> Event | None:

@@ -132,7 +132,7 @@ class MemoryLoader:
         ranking = rank_events(ledger.events, query, now.date(), limit=limit)
         cap = budget_tokens if budget_tokens is not None else journal.settings.budget.deep
         phase = PhaseText("events", cap, count_tokens)
-        ordering = "by date" if ranking.date_filtered else "by relevance"
+        ordering = ranking.ordering
         items = [(f"event:{m.event.id}", m.event.line()) for m in ranking.matches]
         phase.add_list(f"## Events for “{query.strip()}” ({ordering})", items, what="events")
         loaded = {k.split(":", 1)[1] for k in phase.loaded if k.startswith("event:")}

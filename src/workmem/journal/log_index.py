@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..errors import WriteError
+from ..files.freetext import neutralize_line
 from ..files.store import Store
-from ..files.tables import TableDocument, format_row, format_separator
+from ..files.tables import TableDocument, escape_cell, format_row, format_separator, unescape_cell
 from ..root import Workspace
 from .daily import LogDigest, list_logs, read_digest
 from .paths import JournalPaths
@@ -32,13 +33,19 @@ def template() -> str:
     )
 
 
-def _row(day: date, found: LogDigest) -> list[str]:
+def _cell(text: str, limit: int) -> str:
+    """Free text as a cell, exactly as the table reader gives it back (no trailing space)."""
+    return unescape_cell(escape_cell(neutralize_line(text, limit=limit)))
+
+
+def row_values(day: date, found: LogDigest) -> list[str]:
+    """The row a daily log should have in the index (what ``doctor`` compares against)."""
     return [
         day.isoformat(),
         str(found.sessions),
-        found.summary[:300],
-        ", ".join(found.threads[:8]),
-        ", ".join(found.topics[:6])[:200],
+        _cell(found.summary, 300),
+        _cell(", ".join(found.threads[:8]), 400),
+        _cell(", ".join(found.topics[:6]), 200),
     ]
 
 
@@ -75,7 +82,7 @@ def update_days(store: Store, workspace: Workspace, days: list[date]) -> IndexRe
     paths = JournalPaths(workspace)
     path = paths.log_index
     wanted = {
-        day.isoformat(): _row(day, read_digest(store, paths.daily_log(day)))
+        day.isoformat(): row_values(day, read_digest(store, paths.daily_log(day)))
         for day in days
         if paths.daily_log(day).is_file()
     }

@@ -5,6 +5,10 @@ session's daily-log entry, so nothing is lost. Two agents ending at nearly the s
 must not erase each other: when the note on disk was written by a session that ended after
 this one began, it is kept below the new note as a parallel session's handoff.
 A hand-written note (no workmem marker) is returned to the caller to keep in the log.
+
+The note is free text: it is neutralised (``workmem.files.freetext``) so that a line of it
+can never open the parallel-session section or forge the marker; ``restore`` gives it back
+as written.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import WriteError
+from ..files.freetext import neutralize_block, neutralize_line
 from ..files.store import Store
 from .paths import JournalPaths
 
@@ -66,21 +71,37 @@ def parse(text: str) -> Resumption:
     )
 
 
+_MARKER_UNSAFE = re.compile(r"[^\w.@+-]+", re.UNICODE)
+
+
+def marker_name(agent: str) -> str:
+    """The agent's name as one word the marker can hold (no spaces, no ``-->``)."""
+    return _MARKER_UNSAFE.sub("-", agent).strip("-") or "agent"
+
+
+def stored_note(note: str) -> str:
+    """The note as it is stored: neutral lines, no trailing spaces (what ``parse`` returns)."""
+    return neutralize_block(note)
+
+
 def render(
     note: str, session: int, ended: str, agent: str, mood: str | None, parallel: list[str]
 ) -> str:
-    header = f"*Session {session} ended {ended} ({agent})" + (f" · mood: {mood}" if mood else "")
+    mood_text = neutralize_line(mood) if mood else ""
+    header = f"*Session {session} ended {ended} ({neutralize_line(agent)})" + (
+        f" · mood: {mood_text}" if mood_text else ""
+    )
     parts = [
         TITLE,
         "",
-        f"<!-- workmem:resumption session={session} ended={ended} agent={agent} -->",
+        f"<!-- workmem:resumption session={session} ended={ended} agent={marker_name(agent)} -->",
         header + "*",
         "",
-        note.strip(),
+        stored_note(note),
         "",
     ]
     for other in parallel:
-        parts.extend([PARALLEL, "", other.strip(), ""])
+        parts.extend([PARALLEL, "", stored_note(other), ""])
     return "\n".join(parts)
 
 
@@ -120,15 +141,18 @@ def write(
 
     def verify(text: str) -> None:
         reread = parse(text)
-        if reread.session != session or " ".join(reread.note.split()) != " ".join(note.split()):
+        if reread.session != session or reread.note != stored_note(note):
             raise WriteError(f"{store.show(paths.resumption)}: note did not verify")
 
     store.update(paths.resumption, change, verify=verify)
     old = previous[0] if previous else None
-    if old is not None and not old.written_by_workmem and old.note and not _is_template(old.note):
-        return old
-    return None
+    return old if old is not None and hand_written(old) else None
 
 
-def _is_template(note: str) -> bool:
-    return note.startswith("*No session has ended yet.")
+def hand_written(found: Resumption) -> bool:
+    """A note a person (or another tool) wrote: no workmem marker, not the starter text."""
+    note = found.note.strip()
+    return not found.written_by_workmem and bool(note) and not note.startswith(_TEMPLATE_START)
+
+
+_TEMPLATE_START = "*No session has ended yet."

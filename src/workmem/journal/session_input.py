@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import clock
 from ..errors import UsageError, WorkmemError
-from .dates import ResolvedDate, first_date, parse_iso_day, resolve_date
+from .dates import ResolvedDate, anchor_year, first_date, parse_iso_day, resolve_date
 from .journal import Journal
 from .thread_updates import ThreadUpdate
 from .threads import check_thread_id
@@ -47,18 +47,50 @@ def session_day(value: date | str | None) -> date:
     return parsed
 
 
+#: Words that make an event a plan or a deadline: its year-less date lies ahead, not behind.
+_PLAN_WORDS = (
+    r"\b(?:plan|plans|planned|planning|will|going\s+to|gonna|scheduled?|deadline|due|"
+    r"upcoming|intend|intends|expected|remind(?:er)?|by|until|before|must|need\s+to|"
+    r"have\s+to|next)\b|'ll\b"
+    r"|計劃|计划|打算|預計|预计|預定|预定|將|将要|截止|期限|到期|安排|準備|准备|"
+    r"予定|締め切り|締切|つもり|예정|마감|계획|기한"
+)
+_PLAN_TYPES = frozenset(
+    {"plan", "deadline", "reminder", "todo", "task", "due", "goal", "appointment", "schedule"}
+)
+
+
+def is_plan(text: str, event_type: str = "") -> bool:
+    """True when the event is something to come (a plan, a deadline), not something done."""
+    import re
+
+    if event_type.strip().casefold() in _PLAN_TYPES:
+        return True
+    return re.search(_PLAN_WORDS, text, re.IGNORECASE) is not None
+
+
 def event_date(
-    text: str, on: date, normalized: str | None, date_text: str | None
+    text: str,
+    on: date,
+    normalized: str | None,
+    date_text: str | None,
+    event_type: str = "",
 ) -> ResolvedDate | None:
+    """The event's date: given, or read from its words against the day it was said.
+
+    A month and day without a year is the most recent such day (events are things that
+    happened), or the next one for a plan or a deadline (``dates.anchor_year``).
+    """
     if normalized:
         day = parse_iso_day(normalized)
         if day is None or len(normalized.strip()) != 10:
             raise UsageError(f"normalized_date {normalized!r} is not YYYY-MM-DD")
         raw = date_text or (hit.raw if (hit := first_date(text, on)) else normalized)
         return ResolvedDate(raw, day, day, day, "day", "given")
-    if date_text:
-        return resolve_date(date_text, on)
-    return first_date(text, on)
+    found = resolve_date(date_text, on) if date_text else first_date(text, on)
+    if found is None or not found.resolved:
+        return found
+    return anchor_year(found, on, ahead=is_plan(f"{text} {date_text or ''}", event_type))
 
 
 def checked_updates(raw: Mapping[str, Mapping[str, Any]]) -> tuple[dict[str, ThreadUpdate], int]:

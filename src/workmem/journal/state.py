@@ -181,7 +181,8 @@ def update_state(
 
 
 def check_session_key(key: str) -> str:
+    """A session key as the daily log's markers can hold it (no line breaks, no ``<>``)."""
     cleaned = key.strip()
-    if not cleaned or len(cleaned) > 120 or any(c in cleaned for c in "\n\r\t"):
-        raise UsageError(f"invalid session key {key!r}")
+    if not cleaned or len(cleaned) > 120 or any(c in cleaned for c in "\n\r\t<>"):
+        raise UsageError(f"invalid session key {key!r}: use letters, digits, '-', '_' or '.'")
     return cleaned

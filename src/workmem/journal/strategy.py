@@ -113,23 +113,40 @@ def is_question(message: str) -> bool:
     return bool(text) and (text.endswith(("?", "？")) or bool(_words(_QUESTION_WORDS).search(text)))
 
 
+def _title_terms(thread: Thread) -> set[str]:
+    terms_of = set(terms(f"{thread.id.replace('-', ' ')} {thread.name}"))
+    terms_of.discard("thread")
+    return terms_of
+
+
 def match_threads(message: str, threads: list[Thread], limit: int = 2) -> list[ThreadMatch]:
-    """Threads the message is about: named by ID, or sharing most of a title's words."""
+    """Threads the message is about: named by ID, or by the words of their titles.
+
+    A thread matches when the message shares most of its title's words (two, or all of a
+    one-word title), or one word that no other thread's title has: "what did we decide on
+    CI?" is about ``thread-zephyr-ci`` when that is the only thread about CI.
+    """
     if not message.strip() or not threads:
         return []
     lowered = message.casefold()
     wanted = set(terms(message))
+    titles = {id(thread): _title_terms(thread) for thread in threads}
+    spread: dict[str, int] = {}
+    for found in titles.values():
+        for term in found:
+            spread[term] = spread.get(term, 0) + 1
     matches: list[ThreadMatch] = []
     for thread in threads:
         thread_id = thread.id.casefold()
         if re.search(rf"(?<![\w-]){re.escape(thread_id)}(?![\w-])", lowered):
             matches.append(ThreadMatch(thread, 1000, "named"))
             continue
-        title_terms = {t for t in terms(f"{thread.id.replace('-', ' ')} {thread.name}")}
-        title_terms.discard("thread")
-        shared = len(wanted & title_terms)
-        if title_terms and shared >= min(2, len(title_terms)):
-            matches.append(ThreadMatch(thread, 10 * shared, "title words"))
+        title_terms = titles[id(thread)]
+        shared = wanted & title_terms
+        if title_terms and len(shared) >= min(2, len(title_terms)):
+            matches.append(ThreadMatch(thread, 10 * len(shared), "title words"))
+        elif any(spread[term] == 1 for term in shared):
+            matches.append(ThreadMatch(thread, 5, "a word only its title has"))
     matches.sort(key=lambda m: m.score, reverse=True)
     return matches[:limit]
 

@@ -26,6 +26,8 @@ from .threads import (
     check_thread_id,
     close_questions,
     set_position,
+    stored_item,
+    stored_position,
     touch,
 )
 
@@ -94,7 +96,7 @@ class ThreadChanges:
 def _set_status(doc_thread: Any, status: str) -> None:
     import re
 
-    line = f"Status: {status.strip()}"
+    line = f"Status: {stored_item(status)}"
     for index, existing in enumerate(doc_thread.head):
         if re.match(r"^\s*\**\s*status\s*:", existing, re.IGNORECASE):
             if existing != line:
@@ -123,9 +125,10 @@ def apply_updates(
         if update.status:
             _set_status(thread, update.status)
         if update.current_position and update.current_position.strip():
-            old = set_position(thread, update.current_position)
-            if " ".join(old.split()) != " ".join(update.current_position.split()):
-                changes.positions[thread.id] = (old, update.current_position.strip())
+            new = stored_position(update.current_position)
+            old = set_position(thread, new)
+            if " ".join(old.split()) != " ".join(new.split()):
+                changes.positions[thread.id] = (old, new)
         added = add_items(thread, DECISIONS, update.new_decisions)
         added += add_items(thread, OPEN, update.new_open_questions)
         closed = close_questions(thread, update.closed_questions, day)

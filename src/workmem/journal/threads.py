@@ -6,6 +6,10 @@ slug) with ``### Current Position``, ``### Decisions``, ``### Open Questions`` a
 produce (other names for the parts, Chinese names, a ``**Current Position:** …`` line
 instead of a section, unknown subsections, text before the first thread) and every edit
 re-renders only the thread it changes; the others come back byte for byte.
+
+Everything an agent hands in (a title, a status, a position, a question) is free text and
+is neutralised first (``workmem.files.freetext``): a position can hold a ``## `` line, but
+it can never open a thread or a part of one.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from ..files.freetext import neutralize_block, neutralize_line
 from ..files.outline import join_lines, parse_outline
 from ..files.sections import item_key
 
@@ -245,16 +250,27 @@ class ThreadsDoc:
             holder = self.preamble
         if holder and holder[-1].strip():
             holder.append("")
-        heading = f"## {thread_id}" + (f" — {title.strip()}" if title and title.strip() else "")
+        name = neutralize_line(title) if title else ""
+        heading = f"## {thread_id}" + (f" — {name}" if name else "")
         thread = Thread(heading, heading[3:], ["", "Status: active", ""], changed=True)
         self.threads.append(thread)
         return thread
 
 
+def stored_position(text: str) -> str:
+    """A position as it is stored (and as ``Thread.position`` reads it back)."""
+    return neutralize_block(text)
+
+
+def stored_item(text: str) -> str:
+    """A decision or question as one neutral list-item line."""
+    return neutralize_line(text)
+
+
 def set_position(thread: Thread, text: str) -> str:
     """Replace the Current Position; returns the old one (the caller logs it, never drops it)."""
     old = thread.position()
-    new = text.strip()
+    new = stored_position(text)
     if not new or " ".join(new.split()) == " ".join(old.split()):
         return old
     found = thread.part(POSITION)
@@ -276,7 +292,7 @@ def set_position(thread: Thread, text: str) -> str:
 def add_items(thread: Thread, which: str, items: list[str]) -> list[str]:
     """Append list items to a part, skipping ones already there; returns what was added."""
     added: list[str] = []
-    wanted = [" ".join(i.split()) for i in items if i and i.strip()]
+    wanted = [stored_item(i) for i in items if i and i.strip()]
     if not wanted:
         return added
     part = thread.ensure_part(which)
@@ -302,7 +318,7 @@ def close_questions(thread: Thread, questions: list[str], day: str) -> list[str]
     """Move questions from Open to Closed (dated); ones never opened are simply recorded."""
     closed: list[str] = []
     open_part = thread.part(OPEN)
-    for question in [" ".join(q.split()) for q in questions if q and q.strip()]:
+    for question in [stored_item(q) for q in questions if q and q.strip()]:
         key = item_key(question)
         if open_part is not None:
             for index, line in enumerate(open_part.body):

@@ -2,67 +2,35 @@
 
 Notes (``note_decision`` …) are kept in ``state.json`` under the session's key as they are
 taken, so CLI calls in separate processes add up and a crash loses nothing. ``end_session``
-then writes, each step locked and verified: the daily-log entry (which also holds the
-resumption note and every replaced thread position), ``threads.md``, ``resumption.md``,
-the log index and finally ``state.json`` (count, time, flags), which releases the notes.
-A retried end with the same content finds its token and does not write twice; two agents
-ending at once each get their own session number and lose nothing of each other's.
+then writes every file of the session (``workmem.journal.ending``): a retried end with the
+same content does not write twice, an end that stopped part-way is finished (or replaced)
+by the next one, and two agents ending at once each get their own session number and lose
+nothing of each other's.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from .. import clock
-from ..errors import UsageError, WorkmemError, WriteError
+from ..errors import UsageError, WorkmemError
 from ..platforms.runtime import default_agent_name, running_platform
-from . import resumption
-from .daily import append_entry
-from .entry import EntryParts, compose, has_marker, positions_addendum
+from .ending import OVER_LIMIT, EndReport, end_session
 from .events import Event, NewEvent, append_events, build_event
 from .journal import Journal
-from .log_index import update_days
-from .session_input import (
-    MAX_NOTE,
-    checked_updates,
-    clean,
-    event_date,
-    memory_lines,
-    merge_notes,
-    session_day,
-)
+from .session_input import MAX_NOTE, clean, event_date, session_day
 from .state import REVIEW_DUE, JournalState, check_session_key, update_state
-from .thread_updates import write_updates
-from .threads import ThreadsDoc, check_thread_id
+from .threads import check_thread_id
 
 SESSION_ENV = "WORKMEM_SESSION_ID"
 DEFAULT_KEY = "default"
-OVER_LIMIT = "memory_md_over_limit"
 
-
-@dataclass
-class EndReport:
-    session: int
-    ended: str
-    daily_log: str
-    files: list[str] = field(default_factory=list)
-    threads_touched: list[str] = field(default_factory=list)
-    threads_created: list[str] = field(default_factory=list)
-    events: list[str] = field(default_factory=list)
-    notes: int = 0
-    flags: list[str] = field(default_factory=list)
-    redactions: int = 0
-    already_done: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+__all__ = ["OVER_LIMIT", "EndReport", "MemoryWriter"]
 
 
 class MemoryWriter:
@@ -146,7 +114,7 @@ class MemoryWriter:
         """Record a dated event now (events.json), normalized against the session's date."""
         on = session_day(session_date)
         body = self._text(text, "event text")
-        when = event_date(body, on, normalized_date, date_text)
+        when = event_date(body, on, normalized_date, date_text, event_type)
         event = build_event(
             NewEvent(
                 event_type=clean(event_type, "event type", required=True)[0],
@@ -181,202 +149,42 @@ class MemoryWriter:
         thread_updates: Mapping[str, Mapping[str, Any]] | None = None,
         mood: str | None = None,
     ) -> EndReport:
-        journal, store, paths = self.journal, self.journal.store, self.journal.paths
-        summary, n1 = clean(session_summary, "session summary", required=True)
-        note, n2 = clean(resumption_note, "resumption note", required=True)
-        mood_text, n3 = clean(mood, "mood")
-        updates, n4 = checked_updates(thread_updates or {})
-        redactions = n1 + n2 + n3 + n4
-        now = clock.now()
-        ended, day = clock.stamp(now), now.date()
-        token = hashlib.sha256(
-            "\x1f".join([self.key, summary, note, repr(sorted(updates))]).encode()
-        ).hexdigest()[:16]
-
-        # Strict reads first: a damaged file stops the end before anything is written.
-        state_now = journal.state()
-        if state_now.extra.get("last_end_token") == token:
-            return EndReport(
-                state_now.session_count,
-                ended,
-                journal.show(paths.daily_log(day)),
-                already_done=True,
-            )
-        doc = ThreadsDoc.parse(journal.text(paths.threads) or "")
-        res_text = journal.text(paths.resumption)
-        previous = resumption.parse(res_text) if res_text and res_text.strip() else None
-
-        reserved: dict[str, Any] = {}
-
-        def reserve(state: JournalState) -> None:
-            record = state.open_session(self.key)
-            ending = record.get("ending")
-            if isinstance(ending, dict) and ending.get("token") == token:
-                number = int(ending["number"])
-            else:
-                number = state.session_count + 1
-                state.session_count = number
-                record["ending"] = {"token": token, "number": number}
-            reserved.update(
-                number=number,
-                notes=list(record["notes"]),
-                baseline=record.get("baseline", self._baseline),
-            )
-
-        update_state(store, paths.state, reserve)
-        number: int = reserved["number"]
-        notes: list[dict[str, Any]] = reserved["notes"]
-        merged, touched = merge_notes(notes, updates, day)
-        old_positions = {t: th.position() for t in touched if (th := doc.get(t)) is not None}
-        replaced = None
-        if previous and not previous.written_by_workmem and previous.note.strip():
-            replaced = (
-                None if previous.note.startswith("*No session has ended yet.") else previous.note
-            )
-        parts = EntryParts(
-            token,
-            self.key,
-            summary,
-            mood_text or None,
-            note,
-            notes,
-            updates,
-            touched,
-            old_positions,
-            replaced,
-        )
-        log_path = paths.daily_log(day)
-        heading = f"Session {number} · {now:%H:%M} · {self.agent}"
-        if not has_marker(journal.text(log_path) or "", token):
-            append_entry(store, day, heading, compose(parts))
-        changes = write_updates(
-            store,
-            paths.threads,
-            merged,
-            touched,
-            when=f"{ended} (session {number})",
-            day=day.isoformat(),
-        )
-        unrecorded = {
-            t: p
-            for t, p in changes.positions.items()
-            if " ".join(p[0].split()) != " ".join(old_positions.get(t, "").split())
-        }
-        if unrecorded:
-            append_entry(
-                store,
-                day,
-                f"Session {number} · thread positions replaced",
-                positions_addendum(token, self.key, unrecorded),
-            )
-        hand = resumption.write(
-            store,
-            paths,
-            note=note,
-            session=number,
-            ended=ended,
+        """Write every output of the session (``workmem.journal.ending``), verified."""
+        report = end_session(
+            self.journal,
+            key=self.key,
             agent=self.agent,
-            mood=mood_text or None,
-            began_after_session=reserved["baseline"],
+            baseline=self._baseline,
+            session_summary=session_summary,
+            resumption_note=resumption_note,
+            thread_updates=thread_updates,
+            mood=mood,
         )
-        if hand is not None and hand.note != (replaced or ""):
-            append_entry(
-                store,
-                day,
-                f"Session {number} · replaced resumption note",
-                "\n".join(f"> {line}" for line in hand.note.split("\n")),
-            )
-        update_days(store, journal.workspace, [day])
-        final = self._finish(number, token, ended, summary, mood_text, touched, notes)
-        self._verify(number, token, day, notes, note)
-        return EndReport(
-            session=number,
-            ended=ended,
-            daily_log=journal.show(log_path),
-            files=[
-                journal.show(p)
-                for p in (log_path, paths.threads, paths.resumption, paths.log_index, paths.state)
-            ],
-            threads_touched=changes.touched,
-            threads_created=changes.created,
-            events=[str(n.get("event_id")) for n in notes if n.get("kind") == "event"],
-            notes=len(notes),
-            flags=final.raised_flags(),
-            redactions=redactions + self.redactions,
+        report.redactions += self.redactions
+        return report
+
+    def run_curation(self, *, dry_run: bool = False) -> Any:
+        """Curate MEMORY.md now (``workmem.facts.curate``) with the patterns the daily logs
+        confirm, and clear the review flag (a dry run only reports)."""
+        from ..facts.curate import CurationSettings, curate
+        from .patterns import repeated_patterns
+
+        from ..files.store import Store
+
+        workspace = self.journal.workspace
+        settings = CurationSettings.from_workspace(workspace)
+        # A dry run reads only: a read-only store takes no lock and writes no lock file.
+        store = Store(workspace, read_only=True) if dry_run else self.journal.store
+        report = curate(
+            workspace,
+            now=clock.now(),
+            store=store,
+            dry_run=dry_run,
+            settings=settings,
+            patterns=repeated_patterns(self.journal, settings.pattern_repeats),
         )
-
-    def _finish(
-        self,
-        number: int,
-        token: str,
-        ended: str,
-        summary: str,
-        mood: str,
-        touched: list[str],
-        notes: list[dict[str, Any]],
-    ) -> JournalState:
-        journal = self.journal
-        reviewed = journal.last_maintenance_date()
-        over_limit = memory_lines(journal) > 200
-        consumed = {n.get("id") for n in notes}
-
-        def finish(state: JournalState) -> None:
-            state.last_session, state.last_agent = ended, self.agent
-            state.last_summary = summary if len(summary) <= 300 else summary[:299] + "…"
-            state.last_mood = mood or None
-            # a Maintenance Log date newer than the last review means curation ran since
-            if reviewed and reviewed > (state.last_review or "")[:10]:
-                state.last_review, state.sessions_since_review = reviewed, 0
-                due = False
-            else:
-                state.sessions_since_review += 1
-                due = state.flag(REVIEW_DUE)  # stays raised until a review happens
-            every = journal.settings.review_every
-            counted = every > 0 and state.sessions_since_review >= every
-            state.flags[REVIEW_DUE] = due or counted
-            if over_limit:
-                state.flags[OVER_LIMIT] = True
-            else:
-                state.flags.pop(OVER_LIMIT, None)
-            state.active_threads = list(dict.fromkeys([*touched, *state.active_threads]))[:10]
-            record = state.open_sessions.get(self.key)
-            if record is not None:
-                left = [n for n in record.get("notes", []) if n.get("id") not in consumed]
-                if left:
-                    record["notes"] = left
-                    record.pop("ending", None)
-                else:
-                    del state.open_sessions[self.key]
-            state.extra["last_end_token"] = token
-
-        return update_state(
-            journal.store, journal.paths.state, finish, check=lambda s: s.last_session == ended
-        )
-
-    def _verify(
-        self, number: int, token: str, day: date, notes: list[dict[str, Any]], note_text: str
-    ) -> None:
-        journal = self.journal
-        log = journal.text(journal.paths.daily_log(day)) or ""
-        if not has_marker(log, token):
-            raise WriteError(f"{journal.show(journal.paths.daily_log(day))}: session entry missing")
-        res_text = journal.text(journal.paths.resumption) or ""
-        res = resumption.parse(res_text)
-        kept = note_text is not None and " ".join(note_text.split()) in " ".join(res_text.split())
-        if res.session is None or (res.session <= number and not kept):
-            raise WriteError("memory/resumption.md: the new note is not there")
-        ids = {e.id for e in journal.ledger().events}
-        missing = [
-            n["event_id"] for n in notes if n.get("kind") == "event" and n["event_id"] not in ids
-        ]
-        if missing:
-            raise WriteError(f"memory/events.json: events {missing} are missing")
-
-    def run_curation(self) -> Any:
-        """Curate MEMORY.md now (``workmem.facts.curate``) and clear the review flag."""
-        from ..facts.curate import curate
-
-        report = curate(self.journal.workspace, now=clock.now(), store=self.journal.store)
+        if dry_run:
+            return report
         stamp = clock.stamp()
 
         def reviewed(state: JournalState) -> None:

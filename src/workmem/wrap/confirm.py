@@ -35,6 +35,8 @@ TEXT: dict[str, dict[str, str]] = {
         "next": "下次開新對話會自動載入這些上下文。",
         "checkpoint_next": "這只是檢查點，不是結束，繼續工作。",
         "nothing": "本次 session 沒有需要持久化的新資訊",
+        "problem": "無法讀取 {file}（保持原樣，索引行保留）：{error}",
+        "warning": "注意 {finding}",
         "first": (
             "首次使用：已建立 MEMORY.md（索引，新對話先讀它）和 memory/<類型>_<主題>.md 記憶檔；"
             "專案狀態 30 天、參考資料 90 天後標記 [STALE]，不會自動刪除。"
@@ -63,6 +65,8 @@ TEXT: dict[str, dict[str, str]] = {
         "next": "The next session will load this context automatically.",
         "checkpoint_next": "This is a checkpoint, not the end of the session: keep working.",
         "nothing": "Nothing new to persist from this session.",
+        "problem": "Could not read {file} (left as it is, its index line kept): {error}",
+        "warning": "Warning: {finding}",
         "first": (
             "First wrap-up here: MEMORY.md (the index a new session reads first) and "
             "memory/<type>_<topic>.md files were created; project memories are marked [STALE] "
@@ -78,8 +82,9 @@ def _row(*cells: str) -> str:
 
 def render(report: WrapReport) -> str:
     t = TEXT[report.language]
+    warnings = [t["warning"].format(finding=f) for f in report.warnings]
     if report.nothing_new:
-        return t["nothing"]
+        return "\n".join([t["nothing"], *warnings])
     title = t["checkpoint_title"].format(stamp=report.stamp) if report.checkpoint else t["title"]
     head = HEADERS[report.language]
     lines = [title, _row(*head), "|" + "|".join("------" for _ in head) + "|"]
@@ -116,6 +121,11 @@ def render(report: WrapReport) -> str:
         lines.append(t["published"].format(target=pub.target, n=len(pub.written)))
         for name, reason in pub.skipped:
             lines.append(t["publish_skipped"].format(file=name, reason=reason))
+    lines.extend(warnings)
+    if report.index is not None:
+        lines.extend(report.index.notes)
+    for name, error in report.problems:
+        lines.append(t["problem"].format(file=name, error=error))
     if report.index is not None and report.index.created:
         lines.append(t["first"])
     lines.append(t["checkpoint_next"] if report.checkpoint else t["next"])

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import clock
+from ..errors import UsageError
+from ..facts.antipatterns import Finding, findings
 from ..facts.index import IndexReport, update_index
 from ..facts.maintain import MaintenanceReport, maintain
 from ..facts.typed import list_memories
@@ -59,10 +61,19 @@ class WrapReport:
     index: IndexReport | None = None
     bootstrap: BootstrapResult | None = None
     published: PublishReport | None = None
+    #: the seed's anti-patterns found in the memories (written anyway unless strict)
+    warnings: list[Finding] = field(default_factory=list)
 
     @property
     def nothing_new(self) -> bool:
         return not any(s.action != "unchanged" for s in self.saved)
+
+    @property
+    def problems(self) -> list[tuple[str, str]]:
+        """Memories that could not be read (left untouched), from maintenance or the index."""
+        if self.maintenance is not None:
+            return self.maintenance.problems
+        return self.index.problems if self.index is not None else []
 
     @property
     def redactions(self) -> int:
@@ -83,6 +94,7 @@ class WrapReport:
             "index": self.index.to_dict() if self.index else None,
             "bootstrap": self.bootstrap.to_dict() if self.bootstrap else None,
             "published": self.published.to_dict() if self.published else None,
+            "warnings": [w.to_dict() for w in self.warnings],
             "state": self.state.to_dict() if self.state else None,
         }
 
@@ -123,11 +135,18 @@ def wrap(
     run_bootstrap: bool = True,
     gather: bool = True,
     agent_name: str | None = None,
+    strict: bool = False,
 ) -> WrapReport:
+    """Steps 1-8 over ``items``; ``strict`` refuses memories that hold an anti-pattern."""
+    found = [f for item in items for f in findings(item.filename, item.content)]
+    if strict and found:
+        listed = "; ".join(str(f) for f in found)
+        raise UsageError(f"refused (--strict), nothing was written: {listed}")
     moment = now or clock.now()
     store = Store(workspace)
     detection = resolve_platform(workspace, platform, home)  # Step 1
     report = WrapReport(detection, pick_language(items, lang), checkpoint, clock.stamp(moment))
+    report.warnings = found
     if gather:
         report.state = gather_state(workspace, store)  # Step 2
     planned = match_existing(items, store)  # Step 3
