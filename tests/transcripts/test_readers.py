@@ -394,7 +394,7 @@ def test_codex_context_the_app_wraps_in_tags_is_not_a_request(tmp_path: Path) ->
             },
         }
 
-    records = [
+    records: list[dict[str, object]] = [
         {"timestamp": "x", "type": "session_meta", "payload": {"id": "c", "cwd": "/r"}},
         user("<skills_instructions>\nuse skills\n</skills_instructions>"),
         user("Review the current code changes and provide prioritized findings."),
