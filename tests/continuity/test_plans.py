@@ -32,16 +32,27 @@ def test_task_tools_build_the_plan_one_task_at_a_time() -> None:
 
 def test_the_id_a_task_really_got_wins_over_the_count() -> None:
     book = PlanBook()
-    create = ToolCall("TaskCreate", {"subject": "A"})
+    create = ToolCall("TaskCreate", {"subject": "A"}, id="c1")
     book.on_call(create)
     assert book.on_result(create, {"task": {"id": "7", "subject": "A"}}, "")
     book.on_call(ToolCall("TaskUpdate", {"taskId": "7", "status": "in_progress"}))
     assert state(book) == [("A", "in_progress")]
-    other = ToolCall("TaskCreate", {"subject": "B"})
+    other = ToolCall("TaskCreate", {"subject": "B"}, id="c2")
     book.on_call(other)
     assert book.on_result(other, None, "Task #12 created successfully: B")
     book.on_call(ToolCall("TaskUpdate", {"taskId": "12", "status": "completed"}))
     assert state(book) == [("A", "in_progress"), ("B", "completed")]
+
+
+def test_parallel_creates_answered_in_any_order_keep_every_task() -> None:
+    book = PlanBook()
+    calls = [ToolCall("TaskCreate", {"subject": s}, id=f"c{n}") for n, s in enumerate("XYZ", 1)]
+    for call in calls:
+        book.on_call(call)
+    for call, real in ((calls[0], "1"), (calls[2], "3"), (calls[1], "2")):
+        book.on_result(call, {"task": {"id": real}}, "")
+    book.on_call(ToolCall("TaskUpdate", {"taskId": "1", "status": "in_progress"}))
+    assert state(book) == [("X", "in_progress"), ("Y", "pending"), ("Z", "pending")]
 
 
 def test_task_list_answers_the_whole_plan() -> None:

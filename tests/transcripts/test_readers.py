@@ -380,3 +380,29 @@ def test_parallel_tool_calls_of_one_response_are_not_taken_for_a_rewind(tmp_path
     assert t.dropped_records == 0
     assert [c.input["file_path"] for c in t.tool_calls] == ["/p/a.py", "/p/b.py"]
     assert len(t.tool_results) == 2
+
+
+def test_codex_context_the_app_wraps_in_tags_is_not_a_request(tmp_path: Path) -> None:
+    def user(text: str) -> dict[str, object]:
+        return {
+            "timestamp": "2026-06-02T16:20:54Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": text}],
+            },
+        }
+
+    records: list[dict[str, object]] = [
+        {"timestamp": "x", "type": "session_meta", "payload": {"id": "c", "cwd": "/r"}},
+        user("<skills_instructions>\nuse skills\n</skills_instructions>"),
+        user("Review the current code changes and provide prioritized findings."),
+        user("<user_action>\n  <action>review</action>\n</user_action>"),
+        user("<b>bold</b> is how I would write it, please fix the heading"),
+    ]
+    t = read_transcript(write_jsonl(tmp_path / "rollout-x.jsonl", records), "codex")
+    assert t.user_requests() == [
+        "Review the current code changes and provide prioritized findings.",
+        "<b>bold</b> is how I would write it, please fix the heading",
+    ]

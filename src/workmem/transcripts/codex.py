@@ -11,6 +11,7 @@ twice and nothing is lost from files that only have one of the two.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .common import arguments, as_int, exit_code_in, string_or_none, text_of
@@ -29,6 +30,16 @@ _INJECTED = (
     "<permissions instructions>",
     "<turn_aborted>",
 )
+#: ``<tag> … </tag>`` wrapping a whole user message: context the app added (apps, skills,
+#: collaboration mode, a review's results), not words the person typed
+_WRAPPED = re.compile(r"^<([a-z][a-z_]*)>.*</\1>\s*$", re.S)
+
+
+def _injected(text: str) -> bool:
+    stripped = text.lstrip()
+    return stripped.startswith(_INJECTED) or _WRAPPED.match(stripped) is not None
+
+
 _CALLS = ("function_call", "custom_tool_call", "local_shell_call", "web_search_call")
 _OUTPUTS = ("function_call_output", "custom_tool_call_output")
 _KNOWN = frozenset(
@@ -119,7 +130,7 @@ def _message(payload: dict[str, Any], time: str | None) -> Message | None:
         return Message(role="system", text=text, time=time, kind="meta")
     if role not in ("user", "assistant"):
         return None
-    kind = "meta" if role == "user" and text.lstrip().startswith(_INJECTED) else "message"
+    kind = "meta" if role == "user" and _injected(text) else "message"
     return Message(role=str(role), text=text, time=time, kind=kind)
 
 

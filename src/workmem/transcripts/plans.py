@@ -73,6 +73,8 @@ class PlanBook:
         self._items: dict[str, PlanItem] = {}
         self._order: list[str] = []
         self._created = 0
+        #: TaskCreate call id -> the key its task got before the answer said its real id
+        self._provisional: dict[str, str] = {}
         #: times the plan changed (a reader can tell "no plan" from "an emptied plan")
         self.updates = 0
 
@@ -132,6 +134,8 @@ class PlanBook:
                 key = str(self._created)
             self._items[key] = PlanItem(text, "pending")
             self._order.append(key)
+            if call.id:
+                self._provisional[call.id] = key
         elif name == "taskupdate":
             key = str(args.get("taskId") or args.get("id") or "")
             item = self._items.get(key)
@@ -170,12 +174,13 @@ class PlanBook:
         if real is None:
             found = _CREATED.search(output or "")
             real = found.group(1) if found else None
-        provisional = str(self._created)
-        if real is None or real == provisional or provisional not in self._items:
+        provisional = self._provisional.pop(call.id, None) if call.id else None
+        if real is None or provisional is None or real == provisional:
             return False
-        item = self._items.pop(provisional)
+        if provisional not in self._items or real in self._items:
+            return False  # parallel creates answered out of order: keep what there is
+        self._items[real] = self._items.pop(provisional)
         self._order = [real if key == provisional else key for key in self._order]
-        self._items[real] = item
         return True
 
 
