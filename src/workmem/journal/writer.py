@@ -167,9 +167,8 @@ class MemoryWriter:
         """Curate MEMORY.md now (``workmem.facts.curate``) with the patterns the daily logs
         confirm, and clear the review flag (a dry run only reports)."""
         from ..facts.curate import CurationSettings, curate
-        from .patterns import repeated_patterns
-
         from ..files.store import Store
+        from .patterns import repeated_patterns
 
         workspace = self.journal.workspace
         settings = CurationSettings.from_workspace(workspace)
