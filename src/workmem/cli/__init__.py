@@ -96,6 +96,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .output import CLOSED_PIPE, reader_went_away
+
+    try:
+        try:
+            return _main(argv)
+        finally:  # --help and usage errors leave by SystemExit: their output is flushed here too
+            sys.stdout.flush()
+    except BrokenPipeError:  # `workmem … | head`: the reader has all it wanted
+        reader_went_away()
+        return CLOSED_PIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in args_list if not a.startswith("-")), None)
     parser = build_parser(first)
