@@ -58,6 +58,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "timeline": ("workmem.cli.search_cmds", "the memory entries just before and after a hit"),
     "reindex": ("workmem.cli.search_cmds", "refresh the search index (--full: rebuild and swap)"),
     "bench": ("workmem.cli.search_cmds", "benchmarks: bench locomo"),
+    "setup": ("workmem.cli.setup_cmds", "set workmem up for this project (hooks, memory, git)"),
 }
 
 
