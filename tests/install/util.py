@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def tree(folder: Path, *, skip_locks: bool = True) -> dict[str, bytes]:
@@ -28,3 +32,53 @@ def workmem_script(folder: Path, name: str = "workmem") -> Path:
     script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m workmem "$@"\n')
     script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return script
+
+
+def run_ok(argv: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
+    assert done.returncode == 0, f"{argv} failed:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+#: Variables of the test's own process that would tell workmem where it runs or which agent.
+_NOT_A_USERS = ("WORKMEM_", "CLAUDE", "CODEX_", "CURSOR_", "GEMINI_", "OPENCLAW_", "VIRTUAL_ENV")
+
+
+def tool_env(bin_dir: Path, home: Path) -> dict[str, str]:
+    """A user's shell: this machine's environment (certificates, proxies, locale) with a
+    home of its own, the tool's bin first on PATH, and nothing of the test or an agent."""
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(_NOT_A_USERS)}
+    return {
+        **keep,
+        "HOME": str(home),
+        "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin",
+        "WORKMEM_NOW": "2026-05-25 13:18",
+    }
+
+
+def fire(command: str, payload: dict[str, Any], project: Path, env: dict[str, str]) -> str:
+    """Run one hook command as an agent does: a shell, its JSON on stdin, the project as cwd."""
+    done = subprocess.run(
+        command,
+        shell=True,
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stderr}"
+    assert done.stderr == "", done.stderr
+    return done.stdout
+
+
+def answer_context(platform: str, out: str) -> str:
+    """The context a hook's answer gives the model, in the platform's own format."""
+    data = json.loads(out)
+    if platform == "cursor":
+        return str(data["additional_context"])
+    if platform == "openclaw":
+        return str(data["context"])
+    return str(data["hookSpecificOutput"]["additionalContext"])
