@@ -212,3 +212,16 @@ def test_transcripts_list_says_where_it_looked(
     assert str(home / ".cursor" / "projects") in out
     code, out = run(capsys, "transcripts", "list", "--platform", "codex")
     assert ".claude" not in out and ".codex" in out
+
+
+def test_developing_maps_every_package_and_command() -> None:
+    guide = (REPO / "docs" / "DEVELOPING.md").read_text(encoding="utf-8")
+    code_map = guide[guide.index("## Map of the code") : guide.index("## Which command")]
+    source = REPO / "src" / "workmem"
+    names = [p.name for p in source.iterdir() if p.is_dir() and (p / "__init__.py").is_file()]
+    names += [p.stem for p in source.glob("*.py") if not p.stem.startswith("_")]
+    for name in names:
+        assert f"`{name}" in code_map, f"docs/DEVELOPING.md does not map {name}"
+    commands = guide[guide.index("## Which command lives where") :]
+    for command in COMMANDS:
+        assert f"`{command}" in commands, f"docs/DEVELOPING.md does not place `{command}`"
