@@ -271,3 +271,33 @@ def test_cli_dry_run_prints_a_diff(
     assert "+++ AGENTS.md (after)" in out and f"+# {MARKER}" in out
     assert "Dry run: nothing was written." in out
     assert not (project / "memory").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("AGENTS.md", b"# Regeln f\xfcr das Team\n"),  # not UTF-8
+        ("workmem.toml", b"agent_name = \n"),  # not TOML
+        (".codex/hooks.json", b"[1, 2]\n"),  # JSON, but not an object
+    ],
+)
+def test_unreadable_files_stop_setup_with_nothing_written(
+    project: Path, command: Path, name: str, data: bytes
+) -> None:
+    target = project / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    before = tree(project, skip_locks=False)
+    with pytest.raises(FormatError, match=name.replace(".", r"\.")):
+        setup(project, home=project.parent / "home", command=str(command))
+    assert tree(project, skip_locks=False) == before
+
+
+def test_uninstall_keeps_crlf_instructions_byte_for_byte(project: Path, command: Path) -> None:
+    agents = project / "AGENTS.md"
+    original = "\ufeff# House rules\r\n\r\n- Run the tests.\r\n".encode()
+    agents.write_bytes(original)
+    setup(project, home=project.parent / "home", platforms=["codex"], command=str(command))
+    assert MARKER.encode() in agents.read_bytes()
+    setup(project, home=project.parent / "home", uninstall=True)
+    assert agents.read_bytes() == original
