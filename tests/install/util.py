@@ -10,6 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# The context a hook's answer gives the model, in the platform's own format.
+from ..faces.test_hooks_e2e import _context as answer_context
+
+__all__ = ["answer_context", "fire", "run_ok", "tool_env", "tree", "workmem_script"]
+
 
 def tree(folder: Path, *, skip_locks: bool = True) -> dict[str, bytes]:
     """Every file under ``folder`` (links as their target text) -> content, for comparing."""
@@ -72,13 +77,3 @@ def fire(command: str, payload: dict[str, Any], project: Path, env: dict[str, st
     assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stderr}"
     assert done.stderr == "", done.stderr
     return done.stdout
-
-
-def answer_context(platform: str, out: str) -> str:
-    """The context a hook's answer gives the model, in the platform's own format."""
-    data = json.loads(out)
-    if platform == "cursor":
-        return str(data["additional_context"])
-    if platform == "openclaw":
-        return str(data["context"])
-    return str(data["hookSpecificOutput"]["additionalContext"])

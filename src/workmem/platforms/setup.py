@@ -72,27 +72,21 @@ def setup(
 
         check_agent_name(agent_name)
     if uninstall:
-        keys = [row_for(p).key for p in platforms] or [*HOOK_PLATFORMS, *TARGETS]
-        rows = [(row_for(k), "named with --platform" if platforms else "any") for k in keys]
+        keys = dict.fromkeys([row_for(p).key for p in platforms] or [*HOOK_PLATFORMS, *TARGETS])
+        chosen = [(row_for(k), "named with --platform" if platforms else "any") for k in keys]
     else:
-        rows = choose_platforms(root, home, platforms)
-    wants_hooks = not uninstall and any(row.key in HOOK_PLATFORMS for row, _ in rows)
+        chosen = choose_platforms(root, home, platforms)
+    rows = [row for row, _ in chosen]
+    wants_hooks = not uninstall and any(row.key in HOOK_PLATFORMS for row in rows)
     hook_command = choose(command) if wants_hooks else None
 
     def run(dry: bool) -> SetupReport:
-        listed = [
-            (r.key, r.name, why) for r, why in dict((r.key, (r, w)) for r, w in rows).values()
-        ]
+        listed = [(row.key, row.name, why) for row, why in chosen]
         report = SetupReport(str(root), listed, dry, uninstall, hook_command)
         if hook_command is not None and hook_command.warning:
             report.warnings.append(hook_command.warning)
         try:
-            if uninstall:
-                _removal(report, workspace, store, home, scope, [r for r, _ in rows])
-            else:
-                _installation(
-                    report, workspace, store, home, scope, [r for r, _ in rows], agent_name
-                )
+            _steps(report, workspace, store, home, scope, rows, agent_name)
         except WorkmemError as exc:
             _say_what_was_done(exc, report)
             raise
@@ -111,7 +105,7 @@ def setup(
     return report
 
 
-def _installation(
+def _steps(
     report: SetupReport,
     workspace: Workspace,
     store: Store,
@@ -120,29 +114,17 @@ def _installation(
     rows: list[PlatformRow],
     agent_name: str | None,
 ) -> None:
-    dry = report.dry_run
-    report.steps.append(steps.memory_files_step(workspace, agent_name, dry))
-    report.steps.append(steps.settings_step(workspace, store, agent_name, dry, report.warnings))
-    for row in rows:
-        report.steps.append(steps.hooks_step(store, row, workspace.root, home, scope, report))
-    for row in rows:
-        report.steps.append(steps.directive_step(workspace, store, row, report))
-    report.steps.append(steps.git_ignore_step(workspace, store, dry, report.warnings))
-
-
-def _removal(
-    report: SetupReport,
-    workspace: Workspace,
-    store: Store,
-    home: Path,
-    scope: str,
-    rows: list[PlatformRow],
-) -> None:
-    """Hooks and directives out, for the named platforms or wherever they are found."""
-    for row in rows:
-        report.steps.append(steps.hooks_step(store, row, workspace.root, home, scope, report))
-        report.steps.append(steps.directive_step(workspace, store, row, report))
-    report.steps = [s for s in report.steps if s.action not in ("unchanged", "skipped")]
+    """Every step in order; taking out, only the hooks and directives, where they are."""
+    dry, root = report.dry_run, workspace.root
+    if not report.uninstall:
+        report.steps.append(steps.memory_files_step(workspace, agent_name, dry))
+        report.steps.append(steps.settings_step(workspace, store, agent_name, dry, report.warnings))
+    report.steps += [steps.hooks_step(store, row, root, home, scope, report) for row in rows]
+    report.steps += [steps.directive_step(workspace, store, row, report) for row in rows]
+    if report.uninstall:
+        report.steps = [s for s in report.steps if s.action not in ("unchanged", "skipped")]
+    else:
+        report.steps.append(steps.git_ignore_step(workspace, store, dry, report.warnings))
 
 
 def _refuse_links_out(plan: SetupReport, root: Path) -> None:
