@@ -60,7 +60,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "get": ("workmem.cli.search_cmds", "one search hit whole, with file, lines, date, session"),
     "timeline": ("workmem.cli.search_cmds", "the memory entries just before and after a hit"),
     "reindex": ("workmem.cli.search_cmds", "refresh the search index (--full: rebuild and swap)"),
-    "bench": ("workmem.cli.search_cmds", "benchmarks: bench locomo"),
+    "bench": ("workmem.cli.search_cmds", "benchmarks: search recall (locomo), continuity"),
     "setup": ("workmem.cli.setup_cmds", "set workmem up for this project (hooks, memory, git)"),
 }
 
