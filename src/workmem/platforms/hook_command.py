@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 VERSION_TIMEOUT = 20.0
 _OURS = re.compile(r"workmem[\"']?\s+hook\s")
 #: The executable the generated OpenClaw handler starts (a JSON string literal in it).
-_OPENCLAW_EXE = re.compile(r"WORKMEM\s*=\s*(\"(?:[^\"\\]|\\.)*\")")
+_OPENCLAW_EXE = re.compile(r"WORKMEM(?:\s*:\s*\w+)?\s*=\s*(\"(?:[^\"\\]|\\.)*\")")
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,12 @@ class HookCommand:
     source: str
     #: set when the command will not survive a moved clone or a rebuilt virtualenv
     warning: str | None = None
+
+    @property
+    def for_install(self) -> str:
+        """What ``hooks.install`` takes: on Windows the program itself (it writes the command
+        line for each agent's shell there), elsewhere the shell word."""
+        return str(self.path) if os.name == "nt" and self.path is not None else self.command
 
 
 def shell_word(path: Path) -> str:

@@ -120,7 +120,7 @@ def hooks_step(
         home=home,
         remove=remove,
         dry_run=report.dry_run,
-        command=None if remove or report.command is None else report.command.command,
+        command=None if remove or report.command is None else report.command.for_install,
     )
     if not remove:
         report.user_steps.extend(
