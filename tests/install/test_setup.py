@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from workmem.cli import main
-from workmem.errors import ConflictError, FormatError, UsageError
+from workmem.errors import FormatError, OutsideRootError, UsageError
 from workmem.hooks.events import PLATFORM_EVENTS, PLATFORMS
 from workmem.platforms.bootstrap import MARKER
 from workmem.platforms.hook_command import installed_commands
@@ -203,7 +203,7 @@ def test_instructions_file_linked_out_of_the_project_is_refused(
     outside.write_text("someone else's file\n")
     (project / "AGENTS.md").unlink()
     (project / "AGENTS.md").symlink_to(outside)
-    with pytest.raises(ConflictError, match="leads out of the project"):
+    with pytest.raises(OutsideRootError, match=r"AGENTS\.md leads outside"):
         setup(project, home=project.parent / "home", command=str(command))
     assert outside.read_text() == "someone else's file\n"
     assert not (project / "memory").exists()
@@ -213,9 +213,10 @@ def test_linked_config_folder_is_refused(project: Path, command: Path, tmp_path:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (project / ".claude").symlink_to(elsewhere, target_is_directory=True)
-    with pytest.raises(ConflictError):
+    with pytest.raises(OutsideRootError):
         setup(project, home=project.parent / "home", command=str(command))
     assert list(elsewhere.iterdir()) == []
+    assert not (project / "memory").exists()
 
 
 @pytest.mark.parametrize(

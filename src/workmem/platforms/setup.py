@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..errors import ConflictError, UsageError, WorkmemError, WriteError
+from ..errors import UsageError, WorkmemError, WriteError
 from ..files.store import Store
 from ..hooks.events import PLATFORMS as HOOK_PLATFORMS
 from ..root import Workspace
@@ -60,9 +60,9 @@ def setup(
 ) -> SetupReport:
     """Set the project up (or take it out again); a dry run first, so bad input writes nothing.
 
-    Every configuration and instructions file is parsed by the dry run before the first
-    write, and a file that is a link out of the project is refused then too: a broken
-    ``settings.json`` or a hostile checkout stops setup with nothing written.
+    Every configuration and instructions file is read and parsed by the dry run before the
+    first write, and the store refuses a file that is a link out of the project then too: a
+    broken ``settings.json`` or a hostile checkout stops setup with nothing written.
     """
     home = home or Path.home()
     workspace = Workspace(root)
@@ -92,8 +92,7 @@ def setup(
             raise
         return report
 
-    plan = run(dry=True)
-    _refuse_links_out(plan, root)
+    plan = run(dry=True)  # every file is read (and a link out refused) before any write
     if dry_run:
         return plan
     report = run(dry=False)
@@ -125,24 +124,6 @@ def _steps(
         report.steps = [s for s in report.steps if s.action not in ("unchanged", "skipped")]
     else:
         report.steps.append(steps.git_ignore_step(workspace, store, dry, report.warnings))
-
-
-def _refuse_links_out(plan: SetupReport, root: Path) -> None:
-    """No file of the project that setup would write may lead out of it through a link."""
-    inside = root.resolve()
-    for step in plan.steps:
-        if step.action not in DONE and not step.action.startswith("would-"):
-            continue
-        for name in step.files:
-            path = Path(name) if Path(name).is_absolute() else root / name
-            if root not in path.parents:
-                continue  # a user-scope file, in the home folder by design
-            target = path.resolve()
-            if target != inside and inside not in target.parents:
-                raise ConflictError(
-                    f"{name} leads out of the project (to {target}) through a link; setup "
-                    "does not write there; nothing was written"
-                )
 
 
 def _say_what_was_done(exc: WorkmemError, report: SetupReport) -> None:

@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 from ..errors import UsageError, WriteError
+from ..files.confine import IGNORE_TEXT
 from ..files.store import Store
 from ..hooks.events import PLATFORMS as HOOK_PLATFORMS
 from ..root import Workspace
@@ -25,10 +26,6 @@ from .bootstrap import (
 )
 from .detect import PlatformRow
 from .setup_report import SetupReport, Step
-
-#: What ``memory/.workmem/.gitignore`` holds: the folder ignores itself, whatever the
-#: project's own ignore rules say.
-IGNORE_TEXT = "# Derived and runtime state of workmem: rebuilt from the memory files.\n*\n"
 
 
 def memory_files_step(workspace: Workspace, agent_name: str | None, dry_run: bool) -> Step:
