@@ -2,23 +2,33 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# One virtualenv, two stamps: the demo installs only the core, the tests add every extra
+# they exercise and the tools that check the code. Each stamp is redone only when the
+# project definition changes, so repeated runs are fast.
+DEMO_STAMP := $(VENV)/.installed-demo
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: install demo test lint typecheck unit bench clean
 
-install: $(STAMP)
+install: $(TEST_STAMP)
 
-# Re-install only when the project definition changes, so repeated runs are fast.
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,embed,web]'
-	# Hooks start a fresh interpreter on every prompt: compile once here so they never
-	# compile from source (PYTHONDONTWRITEBYTECODE would otherwise keep it from caching).
-	$(BIN)/python -m compileall -q src
-	touch $(STAMP)
 
-demo: install
+# Hooks start a fresh interpreter on every prompt: compile once at install so they never
+# compile from source (PYTHONDONTWRITEBYTECODE would otherwise keep it from caching).
+$(DEMO_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m compileall -q src
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,embed,web]'
+	$(BIN)/python -m compileall -q src
+	touch $@ $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(BIN)/python -m workmem.demo
 
 lint: install

@@ -114,7 +114,7 @@ def agent_demo(root: Path, source: Path) -> None:
             transcript.write(line if line.endswith("\n") else line + "\n")
     print(f"(replayed {len(lines)} transcript lines, {prompts} user prompts)")
 
-    print("\n[UserPromptSubmit] the user says 狀態更新 (a seed-001 trigger phrase):")
+    print('\n[UserPromptSubmit] the user says 狀態更新 ("status update", a trigger phrase):')
     print(hook("UserPromptSubmit", {**base, "prompt": "狀態更新"}))
     print("\n[PreCompact] before compaction: notes, snapshot and relay snapshot saved:")
     print(hook("PreCompact", {**base, "trigger": "auto"}))

@@ -228,7 +228,7 @@ def _wrap(intent: Intent, run: RunContext) -> IntentResult:
     head = "收工：已自動保存" if chinese else "Wrap-up: saved automatically"
     lines = [f"{head}: {', '.join(saved) or '-'}."]
     lines.append(
-        "To finish the wrap-up (seed 000 Steps 3-8), pipe the memories worth keeping to "
+        "To finish the wrap-up, pipe the memories worth keeping to "
         "`workmem wrap --from-file -` as a YAML list of {type: project|feedback|user|reference, "
         "topic, description, content}; run `workmem wrap --state` first to see git state and "
         "existing memories. If nothing is worth keeping, say so and stop."

@@ -22,6 +22,7 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("workmem.hooks.failures", "check_hook_failures"),
     ("workmem.files.confine", "check_links"),
     ("workmem.journal.consistency", "check_journal"),
+    ("workmem.platforms.hook_command", "check_hook_commands"),
 )
 
 

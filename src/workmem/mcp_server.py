@@ -55,7 +55,9 @@ def build_server(root: str | Path | None = None) -> MCPServer:
     from .root import find_root
 
     workspace_root = find_root(root)
-    server: MCPServer = MCPServer(name="workmem", instructions=INSTRUCTIONS)
+    from . import __version__
+
+    server: MCPServer = MCPServer(name="workmem", version=__version__, instructions=INSTRUCTIONS)
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False)
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=False)
     deletes = ToolAnnotations(read_only_hint=False, destructive_hint=True)
@@ -177,7 +179,7 @@ def build_server(root: str | Path | None = None) -> MCPServer:
     @server.tool(annotations=writes)
     @_friendly
     def notes_refresh(session_id: str, transcript: str) -> dict[str, Any]:
-        """Extract the session notes from a transcript now (seed 003's /notes)."""
+        """Extract the session notes from a transcript now (what /notes does)."""
         from .notes.workflow import update_notes
         from .root import Workspace
 
@@ -189,7 +191,7 @@ def build_server(root: str | Path | None = None) -> MCPServer:
     @server.tool(annotations=read_only)
     @_friendly
     def notes_view(session_id: str) -> str:
-        """The session notes as they are (seed 003's /notes --view)."""
+        """The session notes as they are (what /notes --view shows)."""
         from .notes.workflow import view_notes
         from .root import Workspace
 
@@ -198,7 +200,7 @@ def build_server(root: str | Path | None = None) -> MCPServer:
     @server.tool(annotations=writes)
     @_friendly
     def wrap(memories: list[dict[str, Any]], checkpoint: bool = False) -> dict[str, Any]:
-        """Session wrap-up (seed 000): save typed memories {type, topic, description,
+        """Session wrap-up: save typed memories {type, topic, description,
         content}, maintain them, update MEMORY.md's index and report what changed."""
         from .root import Workspace
         from .wrap.inputs import parse_items
@@ -244,7 +246,7 @@ def build_server(root: str | Path | None = None) -> MCPServer:
         thread_updates: dict[str, dict[str, Any]] | None = None,
         mood: str | None = None,
     ) -> dict[str, Any]:
-        """End the session: daily log, threads, resumption note, state (seed 004)."""
+        """End the session: daily log, threads, resumption note, state."""
         from .journal.writer import MemoryWriter
 
         report = MemoryWriter(workspace_root).end_session(

@@ -35,7 +35,7 @@ def test_native_memory_platforms_are_never_touched(root: Path, platform: str) ->
     assert list(root.iterdir()) == []
 
 
-@pytest.mark.parametrize("platform", ["tabnine", "supermaven", "devin", "bolt", "unknown"])
+@pytest.mark.parametrize("platform", ["tabnine", "supermaven", "devin", "bolt", "universal"])
 def test_ui_only_platforms_get_text_to_paste(root: Path, platform: str) -> None:
     result = bootstrap(Workspace(root), platform)
     assert result.status == "manual" and MARKER in result.directive

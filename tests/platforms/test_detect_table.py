@@ -38,7 +38,7 @@ ROWS: list[tuple[str, list[str], list[str], dict[str, str], list[str]]] = [
     ("supermaven", [".supermaven/"], [], {}, []),
     ("devin", [], [], {"DEVIN_SESSION": "abc"}, []),
     ("bolt", [], [], {"SHELL": "/bin/jsh"}, []),
-    ("unknown", [], [], {}, []),
+    ("universal", [], [], {}, []),
 ]
 
 
@@ -71,7 +71,7 @@ def test_each_row(
 ) -> None:
     found = detect(_ctx(tmp_path, files, homes, env, cmds))
     assert found.key == expected
-    if expected != "unknown":
+    if expected != "universal":
         assert found.signal  # says why
         assert any(part in found.signal for part in [*files, *homes, *env, *cmds])
 
@@ -83,7 +83,7 @@ def test_table_is_the_seeds_rows_in_order() -> None:
         "supermaven", "devin", "bolt",
     ]  # fmt: skip
     # Every row except the fallback is exercised above.
-    assert {row.key for row in TABLE} | {"unknown"} == {r[0] for r in ROWS}
+    assert {row.key for row in TABLE} | {"universal"} == {r[0] for r in ROWS}
 
 
 def test_first_match_wins(tmp_path: Path) -> None:

@@ -130,4 +130,4 @@ def test_counts_given_use_the_seed_formula_not_a_transcript(root: Path, turns: i
     report = context_report(
         workspace=None, user_turns=turns, tool_results=60, responses=30, platform="claude-code"
     )
-    assert report.method.startswith("seed formula") and report.transcript is None
+    assert report.method.startswith("estimate: ") and report.transcript is None

@@ -35,7 +35,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "workmem.cli.relay_cmds",
         "session relay: inherit, snapshot, restore, archive, status",
     ),
-    "notes": ("workmem.cli.notes_cmds", "session notes: extract and show, or the compaction seed"),
+    "notes": (
+        "workmem.cli.notes_cmds",
+        "session notes: extract and show, or the summary after a compaction",
+    ),
     "init": ("workmem.cli.journal_cmds", "scaffold the working-memory files (never overwrites)"),
     "migrate": (
         "workmem.cli.journal_cmds",
@@ -57,8 +60,31 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "get": ("workmem.cli.search_cmds", "one search hit whole, with file, lines, date, session"),
     "timeline": ("workmem.cli.search_cmds", "the memory entries just before and after a hit"),
     "reindex": ("workmem.cli.search_cmds", "refresh the search index (--full: rebuild and swap)"),
-    "bench": ("workmem.cli.search_cmds", "benchmarks: bench locomo"),
+    "bench": ("workmem.cli.search_cmds", "benchmarks: search recall (locomo), continuity"),
+    "setup": ("workmem.cli.setup_cmds", "set workmem up for this project (hooks, memory, git)"),
 }
+
+
+#: ``workmem --help`` lists the commands by what a user is doing; each command is in one group.
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Record what happens", ("session", "note", "event", "memory", "wrap", "end", "notes")),
+    ("Recall it", ("search", "get", "timeline", "load")),
+    ("Hand over to the next session", ("relay", "context")),
+    ("Maintain the memory", ("organize", "maintain", "curate", "reindex", "migrate", "doctor")),
+    ("Integrate with your agents", ("setup", "init", "hooks", "hook", "say", "mcp", "bootstrap")),
+    ("Inspect", ("platform", "transcripts", "serve", "bench")),
+)
+
+
+def commands_help() -> str:
+    """The grouped command list shown by ``workmem --help``."""
+    width = max(len(name) for name in COMMANDS)
+    lines = ["New here? Run `workmem setup` in your project."]
+    for title, names in GROUPS:
+        lines.append(f"\n{title}:")
+        lines += [f"  {name:<{width}}  {COMMANDS[name][1]}" for name in names]
+    lines.append("\nRun `workmem COMMAND --help` for the options of one command.")
+    return "\n".join(lines)
 
 
 def common_options() -> argparse.ArgumentParser:
@@ -82,11 +108,17 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     common = common_options()
     parser = argparse.ArgumentParser(
         prog="workmem",
+        usage="workmem [--root DIR] [--now TIME] [--json] COMMAND ...",
         description="Working memory for AI coding agents, kept in plain files.",
+        epilog=commands_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         parents=[common],
     )
     parser.add_argument("--version", action="version", version=f"workmem {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # The flat list argparse would print is replaced by the grouped one in the epilog.
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", help=argparse.SUPPRESS, prog="workmem"
+    )
     modules = (
         [COMMANDS[only][0]] if only in COMMANDS else dict.fromkeys(m for m, _ in COMMANDS.values())
     )
@@ -96,6 +128,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .output import CLOSED_PIPE, reader_went_away
+
+    try:
+        try:
+            return _main(argv)
+        finally:  # --help and usage errors leave by SystemExit: their output is flushed here too
+            sys.stdout.flush()
+    except BrokenPipeError:  # `workmem … | head`: the reader has all it wanted
+        reader_went_away()
+        return CLOSED_PIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in args_list if not a.startswith("-")), None)
     parser = build_parser(first)

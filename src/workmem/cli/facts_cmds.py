@@ -361,14 +361,16 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     boot.add_argument("--dry-run", action="store_true")
     boot.set_defaults(handler=cmd_bootstrap)
 
-    wrp = subparsers.add_parser("wrap", parents=[common], help="session wrap-up (Steps 1-8)")
+    wrp = subparsers.add_parser(
+        "wrap", parents=[common], help="session wrap-up: save memories, maintain, confirm"
+    )
     wrp.add_argument("--from-file", metavar="F", help="YAML/JSON list of memories, '-' = stdin")
     wrp.add_argument("--checkpoint", action="store_true", help="lightweight mid-session save")
     wrp.add_argument("--publish", action="store_true", help="mirror to the platform's path")
     wrp.add_argument("--platform", help="platform key (default: detected)")
     wrp.add_argument("--home", help="home folder for detection and --publish")
     wrp.add_argument("--lang", choices=["zh", "en"], help="table language (default: by text)")
-    wrp.add_argument("--no-bootstrap", action="store_true", help="skip Step 7")
+    wrp.add_argument("--no-bootstrap", action="store_true", help="do not add the boot directive")
     wrp.add_argument("--state", action="store_true", help="only print the gathered state")
     wrp.add_argument(
         "--strict",

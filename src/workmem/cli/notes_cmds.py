@@ -78,9 +78,14 @@ def cmd_notes(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     notes = subparsers.add_parser(
-        "notes", parents=[common], help="session notes: extract then show (seed 003)"
+        "notes", parents=[common], help="session notes: extract then show"
     )
-    notes.add_argument("verb", nargs="?", choices=["seed"], help="seed: the compaction summary")
+    notes.add_argument(
+        "verb",
+        nargs="?",
+        choices=["seed"],
+        help="seed: the summary that starts a compacted session",
+    )
     notes.add_argument("--session", metavar="ID", help="memory session id (default: current)")
     notes.add_argument("--transcript", metavar="F", help="transcript file (default: current)")
     notes.add_argument("--platform", help="claude-code, codex, gemini, cursor or openclaw")

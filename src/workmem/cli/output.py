@@ -52,6 +52,24 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+#: Exit code after the reader of our output closed the pipe (128 + SIGPIPE, as a shell
+#: reports a command that SIGPIPE ended).
+CLOSED_PIPE = 141
+
+
+def reader_went_away() -> None:
+    """Point stdout at the null device, so the interpreter's last flush finds no closed pipe
+    (it would print "Exception ignored … BrokenPipeError" and exit 120 otherwise)."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no real file descriptor (captured in tests): nothing to do
+        pass
+
+
 def run_handler(handler: Handler, args: argparse.Namespace) -> int:
     try:
         return handler(args)

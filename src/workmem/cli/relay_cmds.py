@@ -168,7 +168,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    top = subparsers.add_parser("relay", parents=[common], help="session relay (seed 002)")
+    top = subparsers.add_parser(
+        "relay", parents=[common], help="session relay: hand over to the next session"
+    )
     verbs = top.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     def source(p: argparse.ArgumentParser) -> None:

@@ -34,7 +34,12 @@ def cmd_list(args: argparse.Namespace) -> int:
         emit_json([r.to_dict() for r in refs])
         return 0
     if not refs:
-        say(f"No transcripts found for {workspace.root}.")
+        from ..transcripts.discover import searched_folders
+
+        say(f"No transcripts found for {workspace.root}. Looked in:")
+        for platform, folder, how in searched_folders(workspace.root, args.platform):
+            state = "" if folder.is_dir() else ", not there"
+            say(f"  {platform:<12} {folder} ({how}{state})")
         return 0
     rows = [
         [r.session_id, r.platform, r.to_dict()["modified"], f"{r.size:,}", str(r.path)]

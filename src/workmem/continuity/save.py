@@ -331,7 +331,12 @@ def _journal(job: SaveInput) -> str:
         f"({clock.stamp()}): {state}\nPick up from there; the session snapshot and notes "
         "have details."
     )
-    MemoryWriter(job.workspace.root).end_session(
+    # The log names the agent the board names: the hook's platform, not a guess from an
+    # environment that agents do not always mark.
+    from ..board.context import BoardContext
+
+    agent = BoardContext.open(job.workspace.root, platform=job.platform).agent_name()
+    MemoryWriter(job.workspace.root, agent_name=agent).end_session(
         session_summary=f"Session {job.session_id} ended: {state[:300].rstrip()}",
         resumption_note=note,
     )

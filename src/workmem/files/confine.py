@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 #: The names whose presence at the root says "a memory root is here".
 ROOT_MARKERS = (CONFIG_NAME, "MEMORY.md", "memory")
 GITIGNORE = ".gitignore"
+#: What ``memory/.workmem/.gitignore`` holds (``workmem setup`` writes the same when missing).
+IGNORE_TEXT = "# workmem: derived and runtime state only; safe to delete\n*\n"
 
 
 def is_within(base: PurePath, path: PurePath) -> bool:
@@ -201,7 +203,7 @@ class RootGuard:
         except OSError:
             return  # derived state stays usable; the folder is only shown to git
         try:
-            os.write(fd, b"# workmem: derived and runtime state only; safe to delete\n*\n")
+            os.write(fd, IGNORE_TEXT.encode())
         except OSError:
             pass
         finally:

@@ -14,6 +14,7 @@ platform's own path when it has one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -27,7 +28,9 @@ MARKER = "Auto-Memory (session-wrap)"
 HEADING = f"# {MARKER}"
 READ_LINE = "On start, read MEMORY.md and the memory/*.md files it links to for prior context."
 OPENCLAW_LINE = "On start, read MEMORY.md and memory/*.md in workspace."
-Status = Literal["added", "present", "would-add", "skipped", "manual"]
+Status = Literal[
+    "added", "present", "would-add", "skipped", "manual", "removed", "would-remove", "absent"
+]
 
 #: platform -> (instruction file, kind). Kinds: append markdown, new rule file, aider yaml.
 TARGETS: dict[str, tuple[str, str]] = {
@@ -65,6 +68,17 @@ class BootstrapResult:
             "directive": self.directive,
             "reason": self.reason,
         }
+
+
+def _paste_where(key: str, name: str) -> str:
+    """Where a person pastes the directive for a platform without an instructions file."""
+    if key == "universal":
+        return (
+            "no agent was detected, so there is no instructions file to add it to; paste it "
+            "into your agent's own instructions"
+        )
+    where = row_for(key).instructions
+    return f"{name} keeps its instructions in {where}; paste it there"
 
 
 def directive_for(platform: str) -> str:
@@ -106,9 +120,8 @@ def _aider(current: str | None, path: str) -> str:
     if not isinstance(data, dict):
         raise FormatError("expected a mapping of aider options; nothing was written", path=path)
     read = data.get("read")
-    comment = f"# {MARKER}: long-term memory for every session"
     if read is None:
-        return _append(current, f"{comment}\nread:\n  - MEMORY.md\n")
+        return _append(current, _aider_block())
     lines = text.split("\n")
     start = next((i for i, line in enumerate(lines) if line.startswith("read:")), None)
     if start is None or not isinstance(read, list) or lines[start].strip() != "read:":
@@ -149,6 +162,19 @@ def _verify(old: str | None, kind: str, path: str) -> Callable[[str], None]:
     return check
 
 
+def with_directive(text: str | None, platform: str) -> str:
+    """The instructions file ``text`` (None: absent) with ``platform``'s directive added once."""
+    key = row_for(platform).key
+    name, kind = TARGETS[key]
+    if text is not None and has_marker(text):
+        return text
+    if kind == "aider":
+        return _aider(text, name)
+    if kind == "cursor":
+        return _cursor_rule(text, directive_for(key))
+    return _append(text, directive_for(key))
+
+
 def bootstrap(
     workspace: Workspace,
     platform: str,
@@ -164,10 +190,7 @@ def bootstrap(
         return BootstrapResult(key, "skipped", None, block, f"{row.name} has native memory")
     target = TARGETS.get(key)
     if target is None:
-        where = row.instructions if row.instructions != "—" else "its instructions"
-        return BootstrapResult(
-            key, "manual", None, block, f"{row.name} keeps instructions in {where}; paste it there"
-        )
+        return BootstrapResult(key, "manual", None, block, _paste_where(row.key, row.name))
     name, kind = target
     store = store or Store(workspace)
     path = workspace.root / name
@@ -181,14 +204,100 @@ def bootstrap(
         return BootstrapResult(key, "would-add", name, block)
 
     def change(latest: str | None) -> str:
-        if latest is not None and has_marker(latest):
-            return latest
-        if kind == "aider":
-            return _aider(latest, name)
-        if kind == "cursor":
-            return _cursor_rule(latest, block)
-        return _append(latest, block)
+        return with_directive(latest, key)
 
     result = store.update(path, change, verify=_verify(old, kind, name))
     status: Status = "added" if result.changed else "present"
     return BootstrapResult(key, status, name, block)
+
+
+def _aider_block() -> str:
+    return f"# {MARKER}: long-term memory for every session\nread:\n  - MEMORY.md\n"
+
+
+def _without_directive(text: str, key: str, kind: str) -> str | None:
+    """``text`` with the directive this module added taken out; None if it is not there as
+    written (edited by hand, or never added)."""
+    if kind == "aider":
+        block = _aider_block()
+        line = re.compile(rf"(?m)^[ \t]*- MEMORY\.md  # {re.escape(MARKER)}\n?")
+        for added in ("\n" + block, block):  # appended after a blank line, or the whole file
+            if added in text:
+                return text.replace(added, "", 1)
+        return line.sub("", text, count=1) if line.search(text) else None
+    block = directive_for(key)
+    if "\n\n" + block in text:
+        return text.replace("\n\n" + block, "\n", 1)
+    if text.startswith(block):
+        return text[len(block) :]
+    if kind == "cursor" and text.endswith(block):
+        return text[: -len(block)]
+    return None
+
+
+def without_directive(text: str, platform: str) -> str | None:
+    """``text`` without the directive ``with_directive`` adds for ``platform``; None when it
+    is not there as written."""
+    key = row_for(platform).key
+    return _without_directive(text, key, TARGETS[key][1]) if key in TARGETS else None
+
+
+def _belongs_to_another(text: str, key: str, name: str) -> bool:
+    """Another platform's directive in a file they share (AGENTS.md: Codex and OpenClaw)."""
+    return any(
+        other != key and file == name and _without_directive(text, other, kind) is not None
+        for other, (file, kind) in TARGETS.items()
+    )
+
+
+def _only_ours(rest: str, kind: str) -> bool:
+    """Nothing but what this module wrote when it created the file is left."""
+    if kind == "cursor":
+        return rest == _cursor_rule(None, "")
+    return not rest.strip()
+
+
+def remove_directive(
+    workspace: Workspace,
+    platform: str,
+    *,
+    store: Store | None = None,
+    dry_run: bool = False,
+) -> BootstrapResult:
+    """Take out the directive ``bootstrap`` added; a file that held nothing else is deleted.
+
+    Everything else in the file stays byte for byte. A directive edited by hand is left for
+    the person to remove (status ``manual``), since what they changed may matter to them.
+    """
+    row = row_for(platform)
+    key = row.key
+    block = directive_for(key)
+    target = TARGETS.get(key)
+    if target is None or key in NATIVE:
+        return BootstrapResult(key, "absent", None, block, "no instructions file of ours")
+    name, kind = target
+    store = store or Store(workspace)
+    path = workspace.root / name
+    current = store.read_text(path) if path.is_file() else None
+    if current is None or not has_marker(current[0]):
+        return BootstrapResult(key, "absent", name, block)
+    if _without_directive(current[0], key, kind) is None:
+        if _belongs_to_another(current[0], key, name):
+            return BootstrapResult(key, "absent", name, block)
+        return BootstrapResult(
+            key, "manual", name, block, f"the directive in {name} was edited; remove it by hand"
+        )
+    if dry_run:
+        return BootstrapResult(key, "would-remove", name, block)
+    with store.lock(path):
+        latest = store.read_text(path)
+        rest = _without_directive(latest[0], key, kind) if latest else None
+        if latest is None or rest is None:
+            return BootstrapResult(key, "absent", name, block, "changed while removing")
+        if _only_ours(rest, kind):
+            path.unlink()
+            if path.exists():
+                raise WriteError(f"{name}: could not be removed")
+        else:
+            store.write_text(path, rest, latest[1])  # verified byte for byte by the store
+    return BootstrapResult(key, "removed", name, block)

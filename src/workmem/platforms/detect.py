@@ -247,7 +247,12 @@ TABLE: tuple[PlatformRow, ...] = (
         (_env("WEBCONTAINER", "STACKBLITZ"), _shell("/jsh")),
     ),
 )
-UNKNOWN = PlatformRow("unknown", "Unknown", "None of above", ".ai-memory/ in project root", "—", ())
+#: The fallback when no row matches. One name everywhere: "universal" is the platform of a
+#: session ID (``universal-main-agent``) and of a typed memory's frontmatter alike.
+FALLBACK_KEY = "universal"
+UNKNOWN = PlatformRow(
+    FALLBACK_KEY, "Universal", "None of above", ".ai-memory/ in project root", "—", ()
+)
 _BY_KEY = {row.key: row for row in (*TABLE, UNKNOWN)}
 _ALIASES = {
     "gemini-cli": "gemini",
@@ -255,7 +260,7 @@ _ALIASES = {
     "continue.dev": "continue",
     "amazonq": "amazon-q",
     "bolt.new": "bolt",
-    "universal": "unknown",
+    "unknown": FALLBACK_KEY,
 }
 
 
@@ -326,6 +331,17 @@ def detect(
             if found:
                 return Detection(row, found, memory_path(row, ctx), row.instructions)
     return Detection(UNKNOWN, "none of the signals matched", memory_path(UNKNOWN, ctx), "—")
+
+
+def detect_all(ctx: Context) -> list[Detection]:
+    """Every row whose signals match, in the table's order: one machine often runs several
+    agents on one project, and ``setup`` serves each of them (``detect`` picks one)."""
+    found: list[Detection] = []
+    for row in TABLE:
+        signal = next((hit for check in row.signals if (hit := check(ctx))), None)
+        if signal:
+            found.append(Detection(row, signal, memory_path(row, ctx), row.instructions))
+    return found
 
 
 def detect_platform(project: Path, home: Path | None = None) -> Detection:

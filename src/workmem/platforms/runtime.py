@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 
 PLATFORM_ENV = "WORKMEM_PLATFORM"
+#: Also the fallback row's key in ``detect`` (FALLBACK_KEY): the same name everywhere.
 FALLBACK = "universal"
 
 # Variables the agents set in the environment of the commands and hooks they run.

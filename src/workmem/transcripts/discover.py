@@ -122,6 +122,27 @@ def _codex(workspace: Path, home: Path | None) -> Iterator[TranscriptRef]:
                 yield ref
 
 
+_GEMINI_ID = re.compile(rb'"sessionId"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def _gemini_session_id(path: Path) -> str | None:
+    """The session id Gemini CLI wrote into the file (its hooks and the reader use it), read
+    from the head of the file only: a ``.jsonl`` starts with it, a ``.json`` names it early."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(64 * 1024)
+    except OSError:
+        return None
+    match = _GEMINI_ID.search(head)
+    if match is None:
+        return None
+    try:
+        value = json.loads(match.group(1))
+    except ValueError:
+        return None
+    return value if isinstance(value, str) and value else None
+
+
 def _gemini(workspace: Path, home: Path | None) -> Iterator[TranscriptRef]:
     base = _home(home) / ".gemini" / "tmp"
     if not base.is_dir():
@@ -141,7 +162,7 @@ def _gemini(workspace: Path, home: Path | None) -> Iterator[TranscriptRef]:
             continue
         for path in sorted((project / "chats").glob("session-*")):
             if path.suffix in (".json", ".jsonl"):
-                ref = _ref("gemini", path)
+                ref = _ref("gemini", path, _gemini_session_id(path))
                 if ref:
                     yield ref
 
@@ -187,6 +208,35 @@ _FINDERS = {
     "cursor": _cursor,
     "openclaw": _openclaw,
 }
+
+
+def searched_folders(
+    workspace_dir: Path, platform: str | None = None, home: Path | None = None
+) -> list[tuple[str, Path, str]]:
+    """Where ``find_transcripts`` looks for this workspace: (platform, folder, how it tells
+    a transcript of this workspace), for telling a person who found nothing where to look."""
+    workspace = Path(workspace_dir)
+    chosen = normalize_platform(platform)
+    claude = _env_dir("CLAUDE_CONFIG_DIR", home) or _home(home) / ".claude"
+    codex = _env_dir("CODEX_HOME", home) or _home(home) / ".codex"
+    openclaw = _env_dir("OPENCLAW_STATE_DIR", home) or _home(home) / ".openclaw"
+    cursor = _home(home) / ".cursor" / "projects"
+    import hashlib
+
+    gemini = _home(home) / ".gemini" / "tmp"
+    places = [
+        *(("claude-code", claude / "projects" / _NON_ALNUM.sub("-", f), "by folder name")
+          for f in _forms(workspace)),
+        ("codex", codex / "sessions", "sessions started in this folder"),
+        ("codex", codex / "archived_sessions", "sessions started in this folder"),
+        ("gemini", gemini / hashlib.sha256(str(workspace).encode()).hexdigest() / "chats",
+         "by the folder's hash, or a .project_root naming it"),
+        *(("cursor", cursor / _NON_ALNUM.sub("-", f).strip("-") / "agent-transcripts",
+           "by folder name") for f in _forms(workspace)),
+        ("openclaw", openclaw / "agents", "sessions started in this folder"),
+    ]  # fmt: skip
+    unique = dict.fromkeys(places)
+    return [place for place in unique if chosen in (None, place[0])]
 
 
 def find_transcripts(

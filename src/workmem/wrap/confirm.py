@@ -30,6 +30,7 @@ TEXT: dict[str, dict[str, str]] = {
         "redacted": "已遮蔽機密: {n} 處",
         "bootstrap_added": "啟動指令: 已加入 {file}",
         "bootstrap_manual": "啟動指令: 請手動加入 {where}",
+        "bootstrap_anywhere": "啟動指令: 未偵測到代理平台，請手動貼到代理的指令中",
         "published": "已同步到: {target}（寫入 {n} 檔）",
         "publish_skipped": "未同步 {file}: {reason}",
         "next": "下次開新對話會自動載入這些上下文。",
@@ -60,6 +61,7 @@ TEXT: dict[str, dict[str, str]] = {
         "redacted": "Secrets redacted: {n}",
         "bootstrap_added": "Boot directive: added to {file}",
         "bootstrap_manual": "Boot directive: add it by hand to {where}",
+        "bootstrap_anywhere": "Boot directive: no agent detected; paste it into its instructions",
         "published": "Mirrored to: {target} ({n} files written)",
         "publish_skipped": "Not mirrored {file}: {reason}",
         "next": "The next session will load this context automatically.",
@@ -115,7 +117,11 @@ def render(report: WrapReport) -> str:
     if boot is not None and boot.status == "added":
         lines.append(t["bootstrap_added"].format(file=boot.file))
     elif boot is not None and boot.status == "manual":
-        lines.append(t["bootstrap_manual"].format(where=report.platform.row.instructions))
+        where = report.platform.row.instructions
+        known = where != "—"  # the fallback platform has no instructions of its own
+        lines.append(
+            t["bootstrap_manual"].format(where=where) if known else t["bootstrap_anywhere"]
+        )
     if report.published is not None:
         pub = report.published
         lines.append(t["published"].format(target=pub.target, n=len(pub.written)))

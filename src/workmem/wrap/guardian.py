@@ -137,7 +137,7 @@ def context_report(
         used = estimate_tokens(user_turns, tool_results, responses)
         total = window or SEED_WINDOWS.get(platform or "", OTHER_WINDOW)
         method = (
-            f"seed formula: {user_turns}×{PER_USER_TURN} + {tool_results}×{PER_TOOL_RESULT} "
+            f"estimate: {user_turns}×{PER_USER_TURN} + {tool_results}×{PER_TOOL_RESULT} "
             f"+ {responses}×{PER_RESPONSE}"
         )
         if workspace is not None and transcript is None and not counted:
