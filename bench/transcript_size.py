@@ -23,8 +23,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -112,19 +110,12 @@ def build(path: Path, megabytes: float, session: str, cwd: str) -> None:
 
 
 def run_hook(event: str, payload: dict[str, object], root: Path, home: Path) -> tuple[float, str]:
+    from workmem.continuity.replay import run_hook as run
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKMEM_")}
     env["HOME"] = str(home)
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "workmem", "hook", event, "--platform", "claude-code"],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        cwd=root,
-        env=env,
-        check=False,
-    )
-    return time.perf_counter() - started, done.stdout
+    out, seconds, _problem = run(event, "claude-code", payload, root, env)
+    return seconds, out
 
 
 def measure(megabytes: float, runs: int, folder: Path) -> dict[str, float | str]:

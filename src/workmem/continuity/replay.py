@@ -44,9 +44,10 @@ def _transcript_path(home: Path, root: Path, rec: Recording) -> Path:
     return home / ".claude" / "projects" / encoded / f"{rec.session_id}.jsonl"
 
 
-def _run_hook(
+def run_hook(
     event: str, platform: str, payload: dict[str, object], root: Path, env: dict[str, str]
 ) -> tuple[str, float, str | None]:
+    """Run ``workmem hook EVENT`` as the agent starts it: (stdout, wall seconds, problem)."""
     started = time.perf_counter()
     try:
         done = subprocess.run(
@@ -112,7 +113,7 @@ def replay(rec: Recording, cut_line: int, request: str | None, *, budget: int) -
         result = Replay("")
         out = ""
         for label, event, extra in steps:
-            out, seconds, problem = _run_hook(event, rec.platform, {**base, **extra}, root, env)
+            out, seconds, problem = run_hook(event, rec.platform, {**base, **extra}, root, env)
             result.times[label] = seconds
             if problem:
                 result.failures.append(problem)

@@ -31,7 +31,8 @@ class Records:
     consumed: int = 0
 
 
-def read_transcript_bytes(path: Path, limit: int = MAX_TRANSCRIPT_BYTES) -> bytes:
+def transcript_size(path: Path) -> int:
+    """The size of a transcript file, or the error that says why it cannot be read."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -42,6 +43,11 @@ def read_transcript_bytes(path: Path, limit: int = MAX_TRANSCRIPT_BYTES) -> byte
         ) from None
     if path.is_dir():
         raise FormatError("is a folder, expected a transcript file", path=str(path))
+    return size
+
+
+def read_transcript_bytes(path: Path, limit: int = MAX_TRANSCRIPT_BYTES) -> bytes:
+    size = transcript_size(path)
     if size > limit:
         raise FormatError(
             f"transcript is {size:,} bytes, over the {limit:,}-byte limit; nothing was read",

@@ -84,10 +84,19 @@ def read_transcript(
 
 def _read(path: Path, platform: str | None, max_bytes: int | None) -> Transcript:
     chosen = normalize_platform(platform) or platform_from_path(path)
-    if max_bytes is not None and not (path.suffix == ".json" and chosen in (None, "gemini")):
+    whole_document = path.suffix == ".json" and chosen in (None, "gemini")
+    skipped = 0
+    if max_bytes is not None and not whole_document:
         from .window import read_window
 
         data, skipped = read_window(path, max_bytes)
+    else:
+        data = read_transcript_bytes(path)
+    if whole_document:
+        from . import gemini
+
+        transcript = gemini.parse_document(data, path)
+    else:
         records = parse_lines(data)
         chosen = chosen or sniff_platform(records)
         if chosen is None:
@@ -95,21 +104,5 @@ def _read(path: Path, platform: str | None, max_bytes: int | None) -> Transcript
                 f"cannot tell which agent wrote {path}: pass --platform ({', '.join(PLATFORMS)})"
             )
         transcript = parse_records(records, path, chosen)
-        transcript.bytes_read, transcript.skipped_bytes = len(data), skipped
-        return transcript
-    data = read_transcript_bytes(path)
-    if path.suffix == ".json" and (chosen in (None, "gemini")):
-        from . import gemini
-
-        transcript = gemini.parse_document(data, path)
-        transcript.bytes_read = len(data)
-        return transcript
-    records = parse_lines(data)
-    chosen = chosen or sniff_platform(records)
-    if chosen is None:
-        raise UsageError(
-            f"cannot tell which agent wrote {path}: pass --platform ({', '.join(PLATFORMS)})"
-        )
-    transcript = parse_records(records, path, chosen)
-    transcript.bytes_read = len(data)
+    transcript.bytes_read, transcript.skipped_bytes = len(data), skipped
     return transcript

@@ -16,7 +16,7 @@ import mmap
 import re
 from pathlib import Path
 
-from ..errors import FormatError, NotFoundError
+from ..errors import FormatError
 
 HEAD_BYTES = 256 * 1024
 #: what a line that changed the plan holds: a plan tool's name as the JSON of a tool call
@@ -37,15 +37,14 @@ def _line_around(view: mmap.mmap, at: int, start: int, end: int) -> tuple[int, i
 
 def read_window(path: Path, max_bytes: int) -> tuple[bytes, int]:
     """The bytes to parse of ``path`` and how many were left out (0: the whole file)."""
+    from .jsonl import transcript_size
+
+    size = transcript_size(path)
     try:
-        size = path.stat().st_size
         handle = path.open("rb")
-    except FileNotFoundError:
-        raise NotFoundError(f"transcript not found: {path}") from None
     except OSError as exc:
-        raise FormatError(
-            f"cannot read transcript: {exc.strerror or exc}", path=str(path)
-        ) from None
+        reason = exc.strerror or exc
+        raise FormatError(f"cannot read transcript: {reason}", path=str(path)) from None
     with handle:
         if size <= max_bytes + HEAD_BYTES:
             return handle.read(), 0
