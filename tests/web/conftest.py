@@ -14,7 +14,7 @@ import pytest
 from workmem.root import Workspace
 
 from .browser import Browser, find_browser, launch
-from .util import Client, build_site, running
+from .util import Client, build_site, running, write_big_board, write_big_ledger
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,22 @@ def served(
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The workspace of ``util.build_site``, served for the whole package (read-only tests)."""
     with served(tmp_path_factory, build_site) as shown:
+        yield shown
+
+
+BIG_BOARD_ROWS = 10_000
+BIG_LEDGER = 2_500
+
+
+@pytest.fixture(scope="package")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """A board of 10,000 sessions and a ledger of 2,500 events (a long year of work)."""
+
+    def build(root: Path) -> None:
+        write_big_board(root, BIG_BOARD_ROWS)
+        write_big_ledger(root, BIG_LEDGER)
+
+    with served(tmp_path_factory, build, "big") as shown:
         yield shown
 
 

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 from .browser import Browser, Tab
-from .conftest import Site, browser_missing, served
+from .conftest import BIG_BOARD_ROWS, Site, browser_missing, served
 from .util import (
     ATTACKS,
     DOCS_SID,
@@ -27,12 +27,7 @@ from .util import (
     SID,
     big_session_id,
     build_hostile_site,
-    write_big_board,
-    write_big_ledger,
 )
-
-BIG_BOARD_ROWS = 10_000
-BIG_LEDGER = 2_500
 
 
 @pytest.fixture
@@ -47,17 +42,6 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, st
         tmp_path_factory, lambda root: sid.append(build_hostile_site(root)), "hostile"
     ) as s:
         yield s, sid[0]
-
-
-@pytest.fixture(scope="module")
-def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    def build(root: object) -> None:
-        assert isinstance(root, type(tmp_path_factory.getbasetemp()))
-        write_big_board(root, BIG_BOARD_ROWS)
-        write_big_ledger(root, BIG_LEDGER)
-
-    with served(tmp_path_factory, build, "big") as shown:
-        yield shown
 
 
 def _open(tab: Tab, site: Site, path: str) -> str:
