@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .bounds import MAX_TERMS
+from . import bounds
 
 _CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -112,7 +112,7 @@ def query_terms(query: str) -> list[str]:
             continue
         grams = [run[i : i + 2] for i in range(len(run) - 1)]
         atoms.extend(_quote(g) for g in dict.fromkeys(grams))
-    return list(dict.fromkeys(atoms))[:MAX_TERMS]
+    return list(dict.fromkeys(atoms))[: bounds.MAX_TERMS]
 
 
 def fts_query(query: str) -> str | None:
@@ -129,7 +129,7 @@ def highlight_terms(query: str) -> list[str]:
     for run in _CJK_RUN.findall(query):
         needles.append(run)
         needles.extend(run[i : i + 2] for i in range(len(run) - 1))
-    return [n for n in dict.fromkeys(needles) if n][:MAX_TERMS]
+    return [n for n in dict.fromkeys(needles) if n][: bounds.MAX_TERMS]
 
 
 def snippet(text: str, needles: Iterable[str], width: int = 160) -> str:

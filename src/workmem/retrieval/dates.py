@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ..journal.dates import YEAR, ResolvedDate, find_dates, iso_day, with_year
-from .bounds import MAX_DATE_CHARS, MAX_DATES, prefix
+from . import bounds as query_bounds
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ def query_range(query: str, today: date) -> DateRange | None:
 
     Only the start of a long query is read, and only its first times count (``bounds``).
     """
-    query = prefix(query, MAX_DATE_CHARS)
-    hits = [hit for hit in find_dates(query, today) if hit.resolved][:MAX_DATES]
+    query = query_bounds.prefix(query, query_bounds.MAX_DATE_CHARS)
+    hits = [hit for hit in find_dates(query, today) if hit.resolved][: query_bounds.MAX_DATES]
     if not hits:
         return None
     written = _written_out(query, today, hits)

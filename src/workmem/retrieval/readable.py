@@ -18,21 +18,23 @@ import re
 from ..files.freetext import restore
 from ..files.tables import is_separator, is_table_line, split_cells, unescape_cell
 
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+|$)")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 _QUOTE = re.compile(r"^ {0,3}(?:>[ \t]?)+")
 _ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[^`]*$")
 _RULE = re.compile(r"^ {0,3}([-*_=])(?:[ \t]*\1){2,}[ \t]*$")
-_IMAGE_OR_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*(?:\s+\"[^\"\n]*\")?\)")
-_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])")
-_UNDERSCORE = re.compile(r"(?<![\w_])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w_])")
-_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
-_CODE = re.compile(r"(`+)(.+?)\1")
+_IMAGE_OR_LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\([^)\s]{0,2000}(?:\s+\"[^\"\n]{0,300}\")?\)")
+# Inline spans are at most ``_SPAN`` characters long, so a line full of unmatched marks
+# costs a bounded scan per mark instead of one to the end of the line.
+_SPAN = 300
+_STRONG = re.compile(rf"\*\*(?=\S)(.{{1,{_SPAN}}}?)(?<=\S)\*\*")
+_EMPHASIS = re.compile(rf"(?<![\w*])\*(?=[^\s*])([^*\n]{{1,{_SPAN}}}?)(?<=[^\s*])\*(?![\w*])")
+_UNDERSCORE = re.compile(rf"(?<![\w_])_(?=[^\s_])([^_\n]{{1,{_SPAN}}}?)(?<=[^\s_])_(?![\w_])")
+_STRIKE = re.compile(rf"~~(?=\S)(.{{1,{_SPAN}}}?)(?<=\S)~~")
+_CODE = re.compile(rf"(`+)(.{{1,{_SPAN}}}?)\1")
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
-_SPACES = re.compile(r"[ \t]+")
+_SPACES = re.compile(r"\s+")
 
 
 def readable(text: str) -> str:
@@ -42,7 +44,7 @@ def readable(text: str) -> str:
     lines are joined with a space, as the paragraph they are.
     """
     parts: list[str] = []
-    for raw in _COMMENT.sub(" ", text).split("\n"):
+    for raw in _without_comments(text).split("\n"):
         line, starts_item = _line(raw)
         if not line:
             continue
@@ -50,6 +52,22 @@ def readable(text: str) -> str:
             parts.append("·")
         parts.append(line)
     return " ".join(parts)
+
+
+def _without_comments(text: str) -> str:
+    """``text`` with every closed ``<!-- … -->`` replaced by a space, in one pass (an
+    unclosed one is left as it is, with the rest of the text)."""
+    out: list[str] = []
+    at = 0
+    while (start := text.find("<!--", at)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(text[at:start])
+        out.append(" ")
+        at = end + 3
+    out.append(text[at:])
+    return "".join(out)
 
 
 def _line(raw: str) -> tuple[str, bool]:
@@ -72,12 +90,15 @@ def _line(raw: str) -> tuple[str, bool]:
 
 
 def _inline(line: str) -> str:
-    """Inline markup undone: links to their text, emphasis and code marks dropped."""
+    """Inline markup undone: links to their text, emphasis and code marks dropped.
+
+    Underscores are left alone: in agents' notes they are far more often part of a name
+    (``__init__``, ``snake_case``) than emphasis.
+    """
     line = _BREAK.sub(" ", line)
     line = _IMAGE_OR_LINK.sub(r"\1", line)
     line = _CODE.sub(lambda m: m.group(2).strip(), line)
-    line = _STRONG.sub(r"\2", line)
+    line = _STRONG.sub(r"\1", line)
     line = _STRIKE.sub(r"\1", line)
     line = _EMPHASIS.sub(r"\1", line)
-    line = _UNDERSCORE.sub(r"\1", line)
     return _SPACES.sub(" ", line).strip()

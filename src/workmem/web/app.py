@@ -125,7 +125,7 @@ class Viewer:
             raise UsageError(
                 f"{name} takes a number of {what} (1 to {most}), got {shown!r}"
             ) from None
-        if value < 1:
+        if not 1 <= value <= most:
             raise UsageError(f"{name} takes a number of {what} (1 to {most}), got {value}")
         return value
 
