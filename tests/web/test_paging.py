@@ -182,6 +182,11 @@ def escaped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, st
             summary="--- keeps <!-- this --> as text",
             keywords="# one, two",
         )
+        (root / "memory" / "threads.md").write_text(
+            "# Threads\n\n## thread-plan\n\nStatus: active\n\n### Current Position\n\n"
+            "\\## Plan B <\\!-- chosen -->\n",
+            encoding="utf-8",
+        )
 
     with served(tmp_path_factory, build, "escaped") as shown:
         yield shown, sid[0]
@@ -203,3 +208,5 @@ def test_board_text_the_board_keeps_escaped_is_shown_as_written(
         assert "\\##" not in page and "&lt;\\!--" not in page
     row = site.client.get("/api/board").json()["sessions"][0]
     assert row["topic"] == "## Not a heading | with a pipe"
+    threads = site.client.get("/threads").text
+    assert f"<td>{html.escape('## Plan B <!-- chosen -->')}</td>" in threads

@@ -243,6 +243,8 @@ def session_page(page: SessionPage) -> Page:
 
 
 def threads_page(page: ThreadsPage) -> Page:
+    """The threads as a table (free text shown as written), then each thread's own text."""
+    from ..files.freetext import restore
     from ..journal.threads import OPEN
 
     head = f'<h1>Threads</h1><p class="path">{esc(page.path)}</p>'
@@ -260,7 +262,7 @@ def threads_page(page: ThreadsPage) -> Page:
                 esc(thread.id),
                 esc(thread.status() or "-"),
                 esc(thread.last_touched() or "-"),
-                esc(" ".join(thread.position().split()) or "-"),
+                esc(" ".join(restore(thread.position()).split()) or "-"),
                 str(len(opened.items()) if opened is not None else 0),
             ]
         )
