@@ -50,9 +50,24 @@ bench: install
 	$(BIN)/python bench/journal.py
 	$(BIN)/python bench/transcripts.py
 	$(BIN)/python bench/search_scale.py --embedder none
+	$(BIN)/python bench/web.py
 	$(BIN)/python bench/transcript_size.py --huge-mb 100
 	if [ -d ../shared/data/continuity ]; then \
 		$(BIN)/workmem bench continuity --data ../shared/data/continuity; fi
+
+# The viewer's browser tests (tests/web/test_browser.py) drive Debian's headless Chromium
+# and need a Chinese font; without them those tests skip and say so. Installs both (apt, as
+# root or through sudo) unless they are there.
+.PHONY: browser
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@if command -v chromium-headless-shell >/dev/null 2>&1 \
+		&& fc-list :lang=zh family 2>/dev/null | grep -q .; then \
+		echo "chromium-headless-shell and a Chinese font are installed"; \
+	else \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
+			-y -qq --no-install-recommends chromium-headless-shell fonts-noto-cjk; \
+	fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

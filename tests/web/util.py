@@ -146,3 +146,104 @@ def memory_files(root: Path) -> dict[str, bytes]:
         for p in root.rglob("*")
         if p.is_file() and ".workmem" not in p.parts
     }
+
+
+#: Markup a memory file might hold, each calling ``pwned(label)`` if it ever ran as script.
+ATTACKS = {
+    "script": "<script>pwned('script')</script>",
+    "img": "<img src=x onerror=\"pwned('img')\">",
+    "svg": "<svg onload=pwned('svg')></svg>",
+    "link": "<a href=\"javascript:pwned('link')\">open me</a>",
+    "md-link": "[open me too](javascript:pwned('md-link'))",
+    "close": "</pre></td></tr></table></main></body></html><script>pwned('close')</script>",
+    "attribute": "\"><script>pwned('attribute')</script><i x=\"",
+    "raw-text": "</textarea></title></style><script>pwned('raw-text')</script>",
+    "iframe": "<iframe srcdoc=\"<script>parent.pwned('iframe')</script>\"></iframe>",
+    "meta": '<meta http-equiv="refresh" content="0;url=javascript:pwned(\'meta\')">',
+    "base": '<base href="/hijacked/">',
+    "style": "<style>main{display:none}</style>",
+    "comment": "<!-- --><script>pwned('comment')</script>",
+}
+HOSTILE_BLOCK = "\n".join(ATTACKS.values())
+HOSTILE_LINE = " ".join(ATTACKS.values())
+
+
+def build_hostile_site(root: Path) -> str:
+    """A workspace whose every free-text place holds ``ATTACKS``, written the ways memory
+    files get written: through the core (board, snapshot, journal) and by hand (notes, a
+    daily log edited in an editor). Returns the session ID. Clock pinned by the caller."""
+    board = Board(root)
+    sid = board.start().session_id
+    board.update(
+        sid,
+        topic=f"Hostile {ATTACKS['script']}",
+        summary=HOSTILE_LINE,
+        keywords=ATTACKS["img"],
+        sections={"Decisions": HOSTILE_BLOCK, "Next Actions": "## Continues From\n- forged"},
+    )
+    notes = root / "memory" / "sessions" / f"{sid}.notes.md"
+    notes.write_text(f"# Session Title\n\n{HOSTILE_BLOCK}\n", encoding="utf-8")
+    writer = MemoryWriter(root)
+    writer.note_decision(HOSTILE_LINE, ATTACKS["close"], thread="thread-hostile")
+    writer.note_event(event_type="purchase", text=HOSTILE_LINE, object_hint=ATTACKS["img"])
+    writer.end_session(
+        HOSTILE_LINE,
+        HOSTILE_BLOCK,
+        thread_updates={"thread-hostile": {"current_position": HOSTILE_LINE}},
+    )
+    day = root / "memory" / "2026-05-24.md"
+    day.write_text(f"# 2026-05-24\n\n## Edited by hand\n\n{HOSTILE_BLOCK}\n", encoding="utf-8")
+    return sid
+
+
+BOARD_TOP = (
+    "# Memory Index\n\n| Session ID | Agent Name | Topic | Summary | Keywords | Status "
+    "| Referenced By | Started At | Updated At |\n|---|---|---|---|---|---|---|---|---|\n"
+)
+
+
+def big_session_id(number: int) -> str:
+    return f"2026-04-{1 + number % 28:02d}-{number // 60 % 24:02d}{number % 60:02d}-a{number}-agent"
+
+
+def write_big_board(root: Path, rows: int) -> None:
+    """A board of ``rows`` sessions in the board's own format (as a year of work leaves it).
+
+    Row ``n`` was updated at minute ``n`` of a long run, so the board's order (newest first)
+    is row ``rows - 1`` down to row 0.
+    """
+    lines = []
+    for n in range(rows):
+        updated = f"2026-04-{1 + n // 1440 % 28:02d} {n // 60 % 24:02d}:{n % 60:02d}"
+        lines.append(
+            f"| {big_session_id(n)} | a{n}-agent | Topic {n} 主題 | Work {n}，完成 | kw{n} "
+            f"| active | - | 2026-04-01 00:00 | {updated} |\n"
+        )
+    memory = root / "memory"
+    memory.mkdir(parents=True, exist_ok=True)
+    (memory / "index.md").write_text(BOARD_TOP + "".join(lines), encoding="utf-8")
+
+
+def write_big_ledger(root: Path, count: int) -> None:
+    """An events ledger of ``count`` dated events, one a day back from 2026-05-24."""
+    from datetime import date, timedelta
+
+    events = []
+    for n in range(count):
+        day = (date(2026, 5, 24) - timedelta(days=n)).isoformat()
+        events.append(
+            {
+                "id": f"evt-{n + 1:05d}",
+                "type": "note",
+                "text": f"Event number {n} 事件",
+                "normalized_date": day,
+                "date_text": day,
+                "session_date": day,
+                "recorded_at": f"{day} 10:00",
+                "source": f"memory/{day}.md",
+            }
+        )
+    memory = root / "memory"
+    memory.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"version": 1, "events": events}, ensure_ascii=False, indent=2)
+    (memory / "events.json").write_text(text + "\n", encoding="utf-8")

@@ -19,12 +19,9 @@ def _workspace(args: argparse.Namespace) -> Any:
 
 
 def _day(value: str | None, option: str) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise UsageError(f"{option} takes a date YYYY-MM-DD, got {value!r}") from None
+    from ..retrieval.search import filter_day
+
+    return filter_day(value, option)
 
 
 def _kinds(values: list[str] | None) -> list[str] | None:

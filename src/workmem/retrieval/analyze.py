@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from . import bounds
+
 _CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
     "\u3400-\u4dbf"  # CJK extension A
@@ -96,7 +98,8 @@ def _quote(term: str) -> str:
 
 
 def query_terms(query: str) -> list[str]:
-    """FTS5 query atoms for ``query``: words, CJK bigram phrases, single-character prefixes."""
+    """FTS5 query atoms for ``query``: words, CJK bigram phrases, single-character prefixes;
+    the first ``MAX_TERMS`` distinct ones (``bounds``)."""
     atoms: list[str] = []
     found = content_words(query)
     if not found:
@@ -109,7 +112,7 @@ def query_terms(query: str) -> list[str]:
             continue
         grams = [run[i : i + 2] for i in range(len(run) - 1)]
         atoms.extend(_quote(g) for g in dict.fromkeys(grams))
-    return list(dict.fromkeys(atoms))
+    return list(dict.fromkeys(atoms))[: bounds.MAX_TERMS]
 
 
 def fts_query(query: str) -> str | None:
@@ -126,12 +129,15 @@ def highlight_terms(query: str) -> list[str]:
     for run in _CJK_RUN.findall(query):
         needles.append(run)
         needles.extend(run[i : i + 2] for i in range(len(run) - 1))
-    return [n for n in dict.fromkeys(needles) if n]
+    return [n for n in dict.fromkeys(needles) if n][: bounds.MAX_TERMS]
 
 
 def snippet(text: str, needles: Iterable[str], width: int = 160) -> str:
-    """A one-line excerpt of ``text`` of about ``width`` characters around the first match."""
-    flat = _SPACES.sub(" ", text).strip()
+    """A one-line excerpt of ``text`` of about ``width`` characters around the first match,
+    as plain words (markup and workmem's markers gone: ``readable``)."""
+    from .readable import readable
+
+    flat = _SPACES.sub(" ", readable(text)).strip()
     if len(flat) <= width:
         return flat
     lowered = flat.lower()

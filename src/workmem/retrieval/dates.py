@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ..journal.dates import YEAR, ResolvedDate, find_dates, iso_day, with_year
+from . import bounds as query_bounds
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,12 @@ def first_date(text: str) -> str | None:
 
 
 def query_range(query: str, today: date) -> DateRange | None:
-    """The time ``query`` names, resolved against ``today``, or None when it names none."""
-    hits = [hit for hit in find_dates(query, today) if hit.resolved]
+    """The time ``query`` names, resolved against ``today``, or None when it names none.
+
+    Only the start of a long query is read, and only its first times count (``bounds``).
+    """
+    query = query_bounds.prefix(query, query_bounds.MAX_DATE_CHARS)
+    hits = [hit for hit in find_dates(query, today) if hit.resolved][: query_bounds.MAX_DATES]
     if not hits:
         return None
     written = _written_out(query, today, hits)

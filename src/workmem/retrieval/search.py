@@ -8,6 +8,7 @@ time. The index refreshes changed files before answering, so callers never reind
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from .. import clock
 from ..errors import FormatError, LockTimeoutError, NotFoundError, UsageError
 from ..root import Workspace
 from . import analyze
+from .bounds import bound_query
 from .dates import query_range
 from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit
 from .index import Progress, RefreshReport, SearchIndex
@@ -33,6 +35,7 @@ __all__ = [
     "Hit",
     "SearchSettings",
     "Timeline",
+    "filter_day",
     "get",
     "index_transcript",
     "reindex",
@@ -75,6 +78,24 @@ def search_settings(workspace: Workspace) -> SearchSettings:
     if not isinstance(transcripts, bool):
         raise FormatError("[search] transcripts must be true or false", path=where)
     return SearchSettings(spec, url, Weights.from_settings(weights_table, where), transcripts)
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def filter_day(value: str | None, name: str) -> date | None:
+    """A ``since``/``until`` value as a date; anything but a real ``YYYY-MM-DD`` day is a
+    ``UsageError`` that names the option (every face passes its text through here)."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    if _DAY.fullmatch(text):
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            pass
+    shown = text if len(text) <= 40 else text[:40] + "…"
+    raise UsageError(f"{name} takes a date YYYY-MM-DD, got {shown!r}")
 
 
 def _check_filters(kinds: Sequence[str] | None, since: date | None, until: date | None) -> None:
@@ -126,6 +147,7 @@ def search(
     if k < 1:
         raise UsageError("k must be at least 1")
     _check_filters(kinds, since, until)
+    query = bound_query(query)  # a pasted 60 KB prompt costs what its start costs
     settings = search_settings(workspace)
     weights = weights or settings.weights
     model = _embedder(embedder or settings.embedder, settings.embed_url)

@@ -35,7 +35,7 @@ from ..errors import (
 )
 from ..root import Workspace
 from . import LOOPBACK_NAMES, pages
-from .reader import MAX_HITS, MemoryReader
+from .reader import MAX_HITS, MAX_PER_PAGE, PER_PAGE, MemoryReader, SearchRequest
 
 HEADERS = {
     "Content-Security-Policy": (
@@ -115,15 +115,43 @@ class Viewer:
         return [k.strip() for v in values for k in v.split(",") if k.strip()]
 
     @staticmethod
-    def k(request: Request) -> int:
-        raw = request.query_params.get("k", "").strip() or "10"
+    def number(request: Request, name: str, default: int, what: str, most: int) -> int:
+        """A whole-number parameter from 1 to ``most``; anything else is a bad request."""
+        raw = request.query_params.get(name, "").strip() or str(default)
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
         try:
             value = int(raw)
         except ValueError:
-            raise UsageError(f"k takes a number of hits (1 to {MAX_HITS}), got {raw!r}") from None
-        if value < 1:
-            raise UsageError(f"k takes a number of hits (1 to {MAX_HITS}), got {value}")
+            raise UsageError(
+                f"{name} takes a number of {what} (1 to {most}), got {shown!r}"
+            ) from None
+        if not 1 <= value <= most:
+            raise UsageError(f"{name} takes a number of {what} (1 to {most}), got {value}")
         return value
+
+    def k(self, request: Request) -> int:
+        return self.number(request, "k", 10, "hits", MAX_HITS)
+
+    def paging(self, request: Request) -> tuple[int, int]:
+        """``page`` (from 1) and ``per_page`` of a long list."""
+        page = self.number(request, "page", 1, "the page", 10**9)
+        per_page = self.number(request, "per_page", PER_PAGE, "rows", MAX_PER_PAGE)
+        return page, per_page
+
+    def search_request(self, request: Request) -> SearchRequest:
+        """The search form's fields; a bad date is refused here with the core's message."""
+        from ..retrieval.search import filter_day
+
+        params = request.query_params
+        session = params.get("session", "").strip() or None
+        return SearchRequest(
+            self.query(request),
+            self.kinds(request),
+            self.k(request),
+            filter_day(params.get("since"), "since"),
+            filter_day(params.get("until"), "until"),
+            session,
+        )
 
     @staticmethod
     def statuses(request: Request) -> list[str]:
@@ -131,9 +159,8 @@ class Viewer:
 
     # ---- pages -------------------------------------------------------------------------
     def board(self, request: Request) -> Response:
-        statuses = self.statuses(request)
-        rows = self.reader.board(statuses)
-        return self.html(pages.board_page(rows, statuses))
+        page = self.reader.board(self.statuses(request), *self.paging(request))
+        return self.html(pages.board_page(page))
 
     def session(self, request: Request) -> Response:
         page = self.reader.session(request.path_params["session_id"])
@@ -143,14 +170,14 @@ class Viewer:
         return self.html(pages.threads_page(self.reader.threads()))
 
     def events(self, request: Request) -> Response:
-        return self.html(pages.events_page(self.reader.events()))
+        return self.html(pages.events_page(self.reader.events(*self.paging(request))))
 
     def search(self, request: Request) -> Response:
         from ..retrieval.kinds import KINDS
 
-        query, kinds, k = self.query(request), self.kinds(request), self.k(request)
-        hits = self.reader.search(query, kinds=kinds, k=k) if query else None
-        return self.html(pages.search_page(query, kinds, k, hits, KINDS), query=query)
+        asked = self.search_request(request)
+        hits = self.reader.search(asked) if asked.query else None
+        return self.html(pages.search_page(asked, hits, KINDS), query=asked.query)
 
     def chunk(self, request: Request) -> Response:
         return self.html(pages.chunk_page(self.reader.chunk(request.path_params["chunk_id"])))
@@ -161,8 +188,8 @@ class Viewer:
         return JSONResponse({"ok": True, **payload}, headers=HEADERS)
 
     def api_board(self, request: Request) -> Response:
-        rows = self.reader.board(self.statuses(request))
-        return self.json({"sessions": [r.to_dict() for r in rows]})
+        page = self.reader.board(self.statuses(request), *self.paging(request))
+        return self.json(page.to_dict())
 
     def api_session(self, request: Request) -> Response:
         return self.json(self.reader.session(request.path_params["session_id"]).to_dict())
@@ -171,14 +198,14 @@ class Viewer:
         return self.json(self.reader.threads().to_dict())
 
     def api_events(self, request: Request) -> Response:
-        return self.json(self.reader.events().to_dict())
+        return self.json(self.reader.events(*self.paging(request)).to_dict())
 
     def api_search(self, request: Request) -> Response:
-        query, kinds, k = self.query(request), self.kinds(request), self.k(request)
-        if not query:
+        asked = self.search_request(request)
+        if not asked.query:
             raise UsageError("say what to search for: /api/search?q=...")
-        hits = self.reader.search(query, kinds=kinds, k=k)
-        return self.json({"query": query, "hits": [h.to_dict(compact=True) for h in hits]})
+        hits = self.reader.search(asked)
+        return self.json({"query": asked.query, "hits": [h.to_dict(compact=True) for h in hits]})
 
     def api_chunk(self, request: Request) -> Response:
         return self.json(self.reader.chunk(request.path_params["chunk_id"]).to_dict())

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote, urlencode
 
 from ..board.model import STATUSES
 
 if TYPE_CHECKING:
-    from ..board.model import BoardRow
     from ..journal.events import Event
     from ..retrieval.hits import Hit, Timeline
-    from .reader import EventsPage, SessionPage, ThreadsPage
+    from .reader import BoardPage, EventsPage, Paged, SearchRequest, SessionPage, ThreadsPage
 
 STYLE = """
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK TC",
@@ -48,6 +47,10 @@ dt{font-weight:600}dd{margin:0}
 .status{padding:0 .4rem;border-radius:1rem;background:#eaeef2;font-size:.85rem}
 .status-active{background:#dafbe1}.status-stale{background:#fff1e5}.status-idle{background:#eaeef2}
 ol.hits li{margin-bottom:.8rem}ol.hits p{margin:.2rem 0}
+nav.pager{display:flex;gap:1rem;align-items:center;margin:.5rem 0}
+form.search{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin-bottom:1rem}
+form.search label{display:flex;flex-direction:column;font-size:.85rem;color:#59636e}
+.when{white-space:nowrap}
 .error{border-left:4px solid #cf222e;padding-left:1rem}
 """
 
@@ -124,6 +127,11 @@ def layout(page: Page, *, root: str, query: str = "") -> str:
     )
 
 
+def when(stamp: str) -> str:
+    """A time stamp kept on one line (a table cell would break it at the date's hyphens)."""
+    return f'<span class="when">{esc(stamp)}</span>'
+
+
 def status_badge(status: str) -> str:
     cls = f"status status-{status}" if status in STATUSES else "status"
     return f'<span class="{cls}">{esc(status)}</span>'
@@ -134,37 +142,66 @@ def references(ids: Sequence[str]) -> str:
     return ", ".join(link("/sessions/", sid) for sid in ids) if ids else "-"
 
 
+def pager(paged: Paged[Any], path: str, params: Sequence[tuple[str, str]] = ()) -> str:
+    """Where this page sits in the whole list, with links to the pages beside it.
+
+    ``params`` are the other parameters of the page (a filter), kept in every link.
+    """
+    from .reader import PER_PAGE
+
+    def to(page: int) -> str:
+        query = [*params, ("page", str(page))]
+        if paged.per_page != PER_PAGE:
+            query.append(("per_page", str(paged.per_page)))
+        return esc(f"{path}?{urlencode(query)}")
+
+    shown = f"{paged.first:,}–{paged.last:,} of {paged.total:,}" if paged.total else "none"
+    parts = [f"<span>{shown}</span>"]
+    if paged.pages > 1:
+        if paged.page > 1:
+            parts.append(f'<a rel="prev" href="{to(paged.page - 1)}">← Previous</a>')
+        parts.append(f"<span>page {paged.page:,} of {paged.pages:,}</span>")
+        if paged.page < paged.pages:
+            parts.append(f'<a rel="next" href="{to(paged.page + 1)}">Next →</a>')
+    return f'<nav class="pager" aria-label="pages">{"".join(parts)}</nav>'
+
+
 # ---- the board and its sessions ---------------------------------------------------------
 
 
-def board_page(rows: Sequence[BoardRow], statuses: Sequence[str] = ()) -> Page:
+def board_page(page: BoardPage) -> Page:
+    """One page of the board; free text shown as its writer wrote it (escapes undone)."""
+    statuses, paged = page.statuses, page.paged
     filters = ['<a href="/">all</a>'] + [
         f'<a href="/?{esc(urlencode({"status": s}))}">{esc(s)}</a>' for s in STATUSES
     ]
     shown = f" ({', '.join(statuses)})" if statuses else ""
+    count = f"{paged.total:,} session{'s' if paged.total != 1 else ''}"
     intro = (
         f"<h1>Session board{esc(shown)}</h1>"
-        f'<p class="meta">{len(rows)} session{"s" if len(rows) != 1 else ""} · '
-        f'show {" · ".join(filters)} · <a href="/api/board">JSON</a></p>'
+        f'<p class="meta">{count} · show {" · ".join(filters)} · '
+        '<a href="/api/board">JSON</a></p>'
     )
-    if not rows:
+    if not paged.total:
         return Page("Board", intro + '<p class="empty">No sessions on the board.</p>')
-    cells = [
-        [
-            link("/sessions/", r.session_id),
-            esc(r.agent_name),
-            esc(r.topic),
-            esc(r.summary),
-            esc(r.keywords),
-            status_badge(r.status),
-            references(r.references),
-            esc(r.started_at),
-            esc(r.updated_at),
-        ]
-        for r in rows
-    ]
-    headers = BOARD_HEADERS
-    return Page("Board", intro + _table(headers, cells))
+    cells = []
+    for row in paged.items:
+        values = row.to_dict()
+        cells.append(
+            [
+                link("/sessions/", row.session_id),
+                esc(row.agent_name),
+                esc(values["topic"]),
+                esc(values["summary"]),
+                esc(values["keywords"]),
+                status_badge(row.status),
+                references(row.references),
+                when(row.started_at),
+                when(row.updated_at),
+            ]
+        )
+    nav = pager(paged, "/", [("status", s) for s in statuses]) if paged.pages > 1 else ""
+    return Page("Board", intro + nav + _table(BOARD_HEADERS, cells) + nav)
 
 
 def session_page(page: SessionPage) -> Page:
@@ -176,13 +213,14 @@ def session_page(page: SessionPage) -> Page:
         )
     row = view.row
     if row is not None:
+        values = row.to_dict()
         parts.append(
             _dl(
                 [
                     ("Agent", esc(row.agent_name)),
-                    ("Topic", esc(row.topic)),
-                    ("Summary", esc(row.summary)),
-                    ("Keywords", esc(row.keywords)),
+                    ("Topic", esc(values["topic"])),
+                    ("Summary", esc(values["summary"])),
+                    ("Keywords", esc(values["keywords"])),
                     ("Status", status_badge(row.status)),
                     ("Referenced By", references(row.references)),
                     ("Started", esc(row.started_at)),
@@ -205,6 +243,8 @@ def session_page(page: SessionPage) -> Page:
 
 
 def threads_page(page: ThreadsPage) -> Page:
+    """The threads as a table (free text shown as written), then each thread's own text."""
+    from ..files.freetext import restore
     from ..journal.threads import OPEN
 
     head = f'<h1>Threads</h1><p class="path">{esc(page.path)}</p>'
@@ -222,7 +262,7 @@ def threads_page(page: ThreadsPage) -> Page:
                 esc(thread.id),
                 esc(thread.status() or "-"),
                 esc(thread.last_touched() or "-"),
-                esc(" ".join(thread.position().split()) or "-"),
+                esc(" ".join(restore(thread.position()).split()) or "-"),
                 str(len(opened.items()) if opened is not None else 0),
             ]
         )
@@ -268,14 +308,17 @@ def events_page(page: EventsPage) -> Page:
         f'<h1>Events</h1><p class="path">{esc(page.path)} · newest first · '
         '<a href="/api/events">JSON</a></p>'
     ]
-    if not page.dated and not page.undated:
+    if not page.paged.total:
         parts.append('<p class="empty">No events recorded.</p>')
+    nav = pager(page.paged, "/events") if page.paged.pages > 1 else ""
+    parts.append(nav)
     if page.dated:
         parts.append(_table(headers, _event_rows(page.dated)))
     if page.undated:
         parts.append("<h2>Undated</h2>")
         parts.append('<p class="meta">No date could be read from these; newest recorded first.</p>')
         parts.append(_table(headers, _event_rows(page.undated)))
+    parts.append(nav)
     if page.skipped:
         parts.append(
             f'<p class="meta">{page.skipped} entr{"ies" if page.skipped != 1 else "y"} of the '
@@ -297,30 +340,55 @@ def _where(hit: Hit) -> str:
     return f"{hit.path}:{lines}"
 
 
-def search_page(
-    query: str, kinds: Sequence[str], k: int, hits: Sequence[Hit] | None, all_kinds: Sequence[str]
-) -> Page:
-    """The search form; hits when a query was given (``None`` when none was)."""
-    wanted = set(kinds)
+def _field(label: str, control: str) -> str:
+    return f"<label>{esc(label)} {control}</label>"
+
+
+def search_form(asked: SearchRequest, all_kinds: Sequence[str]) -> str:
+    """Every filter the core search takes: kind, time, session, number of hits."""
+    wanted = set(asked.kinds)
     options = ['<option value="">all kinds</option>'] + [
         f'<option value="{esc(kind)}"{" selected" if kind in wanted else ""}>{esc(kind)}</option>'
         for kind in all_kinds
     ]
-    form = (
-        '<form action="/search" method="get">'
-        f'<input type="search" name="q" value="{esc(query)}" size="40" aria-label="query"> '
-        f'<select name="kind" aria-label="kind">{"".join(options)}</select> '
-        f'<label>hits <input type="number" name="k" value="{k}" min="1" max="100"></label> '
-        '<button type="submit">Search</button></form>'
+    since = asked.since.isoformat() if asked.since else ""
+    until = asked.until.isoformat() if asked.until else ""
+    return (
+        '<form class="search" action="/search" method="get">'
+        + _field(
+            "Search for",
+            f'<input type="search" name="q" value="{esc(asked.query)}" size="40">',
+        )
+        + _field("Kind", f'<select name="kind">{"".join(options)}</select>')
+        + _field("Since", f'<input type="date" name="since" value="{esc(since)}">')
+        + _field("Until", f'<input type="date" name="until" value="{esc(until)}">')
+        + _field(
+            "Session",
+            f'<input type="text" name="session" value="{esc(asked.session or "")}"'
+            ' size="34" placeholder="any session">',
+        )
+        + _field("Hits", f'<input type="number" name="k" value="{asked.k}" min="1" max="100">')
+        + '<button type="submit">Search</button></form>'
     )
-    parts = ["<h1>Search</h1>", form]
+
+
+def search_page(asked: SearchRequest, hits: Sequence[Hit] | None, all_kinds: Sequence[str]) -> Page:
+    """The search form; hits when a query was given (``None`` when none was)."""
+    from ..retrieval.bounds import MAX_QUERY_CHARS, was_cut
+
+    parts = ["<h1>Search</h1>", search_form(asked, all_kinds)]
+    if asked.query and was_cut(asked.query):
+        parts.append(
+            f'<p class="meta">A long query: only its first {MAX_QUERY_CHARS:,} characters '
+            "were searched.</p>"
+        )
     if hits is None:
         parts.append(
             '<p class="empty">Search every memory file: the board, snapshots, notes, '
             "daily logs, typed memories, threads, events, archives.</p>"
         )
     elif not hits:
-        parts.append(f'<p class="empty">No memory matches “{esc(query)}”.</p>')
+        parts.append(f'<p class="empty">No memory matches “{esc(asked.query)}”.</p>')
     else:
         items = [
             f"<li>{link('/chunks/', h.id, h.title or h.id)}"
@@ -328,6 +396,7 @@ def search_page(
             for h in hits
         ]
         parts.append(f'<ol class="hits">{"".join(items)}</ol>')
+    query = asked.query
     return Page(f"Search: {query}" if query else "Search", "".join(parts))
 
 
