@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from ..transcripts.model import PlanItem, Transcript
 
 DEFAULT_BUDGET = 2000
+#: share of the budget filled when tokens are estimated, not counted (see build_resume_context)
+ESTIMATE_MARGIN = 0.85
 #: bytes of the transcript's end read at a resume (plus its head and plan lines)
 RESUME_WINDOW = 4 * 1024 * 1024
 #: seconds a resume may spend reading the transcript before it relies on saved files only
@@ -453,6 +455,11 @@ def build_resume_context(
     from .save import failure_line
 
     budget = budget or budget_of(workspace)
+    from ..retrieval.tokens import tokenizer_name
+
+    # Hooks count with the fast estimate (within about 15 %); fit to what leaves the real
+    # count inside the budget too.
+    room = budget if tokenizer_name() != "cjk-estimate" else int(budget * ESTIMATE_MARGIN)
     src = _read_sources(workspace, session_id, transcript, platform, home)
     top = list(header or [])
     warning = failure_line(workspace, session_id)
@@ -478,7 +485,7 @@ def build_resume_context(
         if path is not None and path.is_file()
     ]
     footer_reserve = 60 if files else 40
-    _fit(parts, budget - _tokens("\n\n".join(top)) - footer_reserve)
+    _fit(parts, room - _tokens("\n\n".join(top)) - footer_reserve)
     body: list[str] = ["\n\n".join(top)]
     for part in parts:
         if part.kept:
