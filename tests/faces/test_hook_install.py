@@ -11,7 +11,7 @@ import pytest
 from workmem.errors import FormatError
 from workmem.files.store import Store
 from workmem.hooks.events import PLATFORM_EVENTS, PLATFORMS, canonical_event
-from workmem.hooks.install import enable_codex_feature, install
+from workmem.hooks.install import codex_feature, install
 from workmem.root import Workspace
 
 CMD = "/opt/wm/bin/workmem"
@@ -91,15 +91,20 @@ def test_gemini_uses_milliseconds_and_enables_hooks(tmp_path: Path) -> None:
     assert data["hooksConfig"]["enabled"] is True
 
 
-def test_codex_feature_flag_is_added_once_as_text(tmp_path: Path) -> None:
-    assert enable_codex_feature(None) == "[features]\ncodex_hooks = true\n"
-    existing = 'model = "o3"\n\n[features]\nweb_search = true\n'
-    enabled = enable_codex_feature(existing)
-    assert enabled == 'model = "o3"\n\n[features]\ncodex_hooks = true\nweb_search = true\n'
-    assert enable_codex_feature(enabled) is None
+def test_codex_needs_no_feature_flag_and_the_deprecated_key_is_renamed(tmp_path: Path) -> None:
+    # The feature key is `hooks`, on by default; `codex_hooks` is a deprecated alias.
+    assert codex_feature(None) is None
+    assert codex_feature('model = "o3"\n') is None
+    old = 'model = "o3"\n\n[features]\ncodex_hooks = true\nweb_search = true\n'
+    assert codex_feature(old) == 'model = "o3"\n\n[features]\nhooks = true\nweb_search = true\n'
+    both = "[features]\nhooks = true\ncodex_hooks = true\n"
+    assert codex_feature(both) == "[features]\nhooks = true\n"
     project = tmp_path / "proj"
     install(_store(project), "codex", project=project, home=tmp_path, command=CMD)
-    assert "codex_hooks = true" in (project / ".codex" / "config.toml").read_text()
+    assert not (project / ".codex" / "config.toml").exists()
+    (project / ".codex" / "config.toml").write_text(old)
+    install(_store(project), "codex", project=project, home=tmp_path, command=CMD)
+    assert "codex_hooks" not in (project / ".codex" / "config.toml").read_text()
 
 
 def test_user_scope_writes_under_home(tmp_path: Path) -> None:

@@ -39,6 +39,8 @@ def hook(
     payload: dict[str, object],
 ) -> str:
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
+    # session end runs detached in real use; here it runs in this process to be read at once
+    monkeypatch.setenv("WORKMEM_HOOK_FOREGROUND", "1")
     assert main(["hook", event, "--platform", platform]) == 0
     return capsys.readouterr().out
 
@@ -206,7 +208,7 @@ def test_say_detects_and_runs(
     [
         ("claude-code", "PreCompact", 25.0),
         ("gemini", "PreCompress", 25.0),
-        ("cursor", "sessionEnd", 15.0),
+        ("cursor", "sessionEnd", 60.0),
         ("claude-code", "UserPromptSubmit", 8.0),
     ],
 )
