@@ -39,10 +39,9 @@ COMPACTION_PHRASES = (
     "Summarize the conversation",
     "create a summary",
 )
-SUMMARY = (
-    "Summary: the user asked for a token-bucket rate limiter in ratelimit.py; the plan "
-    "has one item, 'Write the rate limiter'; ratelimit.py was written."
-)
+#: Says nothing of the work on purpose: what the model knows after a compaction must come
+#: from workmem, not from the fake's own summary.
+SUMMARY = "<analysis>Nothing to add.</analysis>\n<summary>Summary: some work was done.</summary>"
 
 
 @dataclass
@@ -84,6 +83,14 @@ def _strings(value: Any) -> Iterator[str]:
     elif isinstance(value, list):
         for item in value:
             yield from _strings(item)
+
+
+def hook_context(request: Recorded, prefix: str) -> str:
+    """The strings of ``request`` that start with ``prefix`` (how the client labels what a
+    hook added), joined; fails the test when there is none."""
+    found = [s for s in _strings(request.body) if s.startswith(prefix)]
+    assert found, f"no text starting with {prefix!r} in the request"
+    return "\n".join(found)
 
 
 class FakeModel:
@@ -140,6 +147,7 @@ def _is_reminder(text: str) -> bool:
 
 
 def _is_generation(path: str) -> bool:
+    path = path.split("?", 1)[0]
     return (
         path.endswith("/messages")
         or path.endswith("/responses")
