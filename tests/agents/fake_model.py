@@ -53,6 +53,8 @@ class Step:
     path: str = ""
     content: str = ""
     items: list[tuple[str, str]] = field(default_factory=list)  # (item, status)
+    #: input tokens the answer reports (a client compacts once it passes its limit)
+    usage: int = 1200
 
 
 @dataclass
@@ -193,7 +195,7 @@ def anthropic_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
     tools = {t.get("name", "") for t in body.get("tools", []) if isinstance(t, dict)}
     step = model.choose(_anthropic_turns(body), tools)
     message_id = model.next_id("msg")
-    usage = {"input_tokens": 1200, "output_tokens": 40}
+    usage = {"input_tokens": step.usage, "output_tokens": 40}
     content: list[dict[str, Any]]
     if step.kind == "text":
         content = [{"type": "text", "text": step.text}]
@@ -339,11 +341,11 @@ def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
             }
     response_id = model.next_id("resp")
     usage = {
-        "input_tokens": 1200,
+        "input_tokens": step.usage,
         "input_tokens_details": {"cached_tokens": 0},
         "output_tokens": 40,
         "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": 1240,
+        "total_tokens": step.usage + 40,
     }
     response = {
         "id": response_id,
@@ -517,7 +519,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
+    def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the test output is the place for failures, not access lines
 
     def _body(self) -> dict[str, Any]:
@@ -554,7 +556,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(raw)
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+    def do_GET(self) -> None:
         model = self.server.model
         model.record(self.path, {})
         if self.path.rstrip("/").endswith("/models") or "/models" in self.path:
@@ -565,7 +567,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send_json(200, {})
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib name
+    def do_POST(self) -> None:
         model = self.server.model
         if len(model.requests) >= MAX_REQUESTS:
             self._send_json(429, {"error": {"message": "fake model: request cap reached"}})
@@ -632,7 +634,7 @@ def serve(scenarios: list[Scenario], *, lifetime: float = 600.0) -> Iterator[tup
         thread.join(timeout=5)
 
 
-def plan_and_edit(marker: str, path: str) -> Scenario:
+def plan_and_edit(marker: str, path: str, *, final_usage: int = 1200) -> Scenario:
     """The scripted session: a plan with one item, a new file, then a closing sentence."""
     return Scenario(
         marker,
@@ -643,6 +645,6 @@ def plan_and_edit(marker: str, path: str) -> Scenario:
                 path=path,
                 content="class TokenBucket:\n    '''Refills one token a second.'''\n",
             ),
-            Step("text", text="I wrote ratelimit.py with a TokenBucket class."),
+            Step("text", text="I wrote ratelimit.py with a TokenBucket class.", usage=final_usage),
         ],
     )

@@ -17,6 +17,7 @@ import queue
 import shutil
 import subprocess
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ class CodexHook:
     current_hash: str
 
 
-def codex_home(home: Path, env: dict[str, str] | None = None) -> Path:
+def codex_home(home: Path, env: Mapping[str, str] | None = None) -> Path:
     """``$CODEX_HOME``, else ``~/.codex`` (the folder of the user's config and hooks)."""
     environ = os.environ if env is None else env
     value = environ.get("CODEX_HOME")
@@ -144,29 +145,34 @@ def _hooks(result: Any) -> list[CodexHook]:
     return found
 
 
-def find_codex() -> str | None:
-    return shutil.which("codex")
+def find_codex(env: Mapping[str, str] | None = None) -> str | None:
+    environ = os.environ if env is None else env
+    return shutil.which("codex", path=environ.get("PATH"))
 
 
-def _env(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.setdefault("HOME", str(home))
-    return env
+def _server(project: Path, home: Path, env: Mapping[str, str] | None) -> AppServer:
+    environ = dict(os.environ if env is None else env)
+    environ.setdefault("HOME", str(home))
+    codex = find_codex(environ)
+    if codex is None:
+        raise CodexUnavailableError("codex is not on PATH")
+    return AppServer(codex, cwd=project, env=environ)
 
 
-def list_ours(project: Path, home: Path, *, executable: str | None = None) -> list[CodexHook]:
+def list_ours(
+    project: Path, home: Path, *, env: Mapping[str, str] | None = None
+) -> list[CodexHook]:
     """workmem's hooks as Codex sees them from ``project``, with their trust."""
     from ..hooks.install import is_ours
 
-    codex = executable or find_codex()
-    if codex is None:
-        raise CodexUnavailableError("codex is not on PATH")
-    with AppServer(codex, cwd=project, env=_env(home)) as server:
+    with _server(project, home, env) as server:
         listed = server.call("hooks/list", {"cwds": [str(project)]})
     return [h for h in _hooks(listed) if is_ours(h.command)]
 
 
-def trust_ours(project: Path, home: Path, *, executable: str | None = None) -> list[CodexHook]:
+def trust_ours(
+    project: Path, home: Path, *, env: Mapping[str, str] | None = None
+) -> list[CodexHook]:
     """Trust every workmem hook Codex reports as not trusted; returns the hooks after.
 
     Raises ``CodexUnavailableError`` when Codex cannot be asked, or when a hook is still not
@@ -174,10 +180,7 @@ def trust_ours(project: Path, home: Path, *, executable: str | None = None) -> l
     """
     from ..hooks.install import is_ours
 
-    codex = executable or find_codex()
-    if codex is None:
-        raise CodexUnavailableError("codex is not on PATH")
-    with AppServer(codex, cwd=project, env=_env(home)) as server:
+    with _server(project, home, env) as server:
         ours = [
             h
             for h in _hooks(server.call("hooks/list", {"cwds": [str(project)]}))
