@@ -154,7 +154,7 @@ def _is_generation(path: str) -> bool:
         path.endswith("/messages")
         or path.endswith("/responses")
         or path.endswith("/chat/completions")
-        or "generateContent" in path
+        or "generatecontent" in path.lower()
     )
 
 
@@ -591,7 +591,7 @@ class _Handler(BaseHTTPRequestHandler):
             message, events = responses_answer(model, body)
         elif path.endswith("/chat/completions"):
             message, events = chat_answer(model, body)
-        elif "generateContent" in path:
+        elif "generatecontent" in path.lower():
             message, events = gemini_answer(model, body)
             if ":streamGenerateContent" in path:
                 self._send_sse(events)
