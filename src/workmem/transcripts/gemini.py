@@ -9,7 +9,6 @@ same ``id`` replaces the earlier version in place.
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 from .common import arguments, as_int, exit_code_in, string_or_none, text_of
