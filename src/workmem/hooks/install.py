@@ -243,25 +243,6 @@ def merge_json(
     return rendered + "\n", added, removed
 
 
-def codex_feature(text: str | None) -> str | None:
-    """config.toml with the deprecated ``codex_hooks`` feature key renamed to ``hooks``.
-
-    Codex's hooks are on by default under the feature key ``hooks``; ``codex_hooks`` (which
-    earlier workmem versions wrote) is an alias that makes Codex print a warning on every
-    start. Edited as text; None when there is nothing to change.
-    """
-    current = text or ""
-    if not re.search(r"(?m)^\s*codex_hooks\s*=", current):
-        return None
-    if re.search(r"(?m)^\s*hooks\s*=", current):
-        return re.sub(r"(?m)^\s*codex_hooks\s*=.*\n?", "", current)
-    return re.sub(r"(?m)^(\s*)codex_hooks(\s*=)", r"\1hooks\2", current)
-
-
-def codex_hooks_off(text: str | None) -> bool:
-    return bool(re.search(r"(?m)^\s*(?:codex_)?hooks\s*=\s*false\b", text or ""))
-
-
 def _gitignore_with(text: str | None, line: str) -> str | None:
     current = text or ""
     if line in current.splitlines():
@@ -294,7 +275,10 @@ def install(
     report = InstallReport(platform, scope, dry_run=dry_run)
     path = config_path(platform, scope, project, home)
     if platform == "openclaw":
-        _install_openclaw(store, path, command, report, remove=remove, windows=on_windows)
+        from ..platforms.openclaw_hook import write_folder
+
+        program = command if on_windows else shlex.split(command)[0]
+        write_folder(store, path.parent, program, report, remove=remove)
     else:
         _install_json(store, path, platform, command, report, remove=remove, windows=on_windows)
     if remove:
@@ -309,6 +293,8 @@ def install(
             report.warnings.append(f"Codex could not trust the hooks: {exc}")
     report.user_steps = user_steps(platform, scope, project, home, codex_trusted=report.trusted)
     if platform == "codex":
+        from ..platforms.codex_trust import codex_hooks_off
+
         toml = store.read_text(path.with_name("config.toml"))
         if codex_hooks_off(toml[0] if toml else None):
             report.user_steps.insert(
@@ -344,6 +330,8 @@ def _install_json(
     if new_text is not None:
         writes[path] = new_text
     if platform == "codex" and not remove:
+        from ..platforms.codex_trust import codex_feature
+
         toml_path = path.with_name("config.toml")
         toml = store.read_text(toml_path)
         renamed = codex_feature(toml[0] if toml else None)
@@ -406,49 +394,6 @@ def installed_platforms(project: Path, home: Path) -> list[tuple[str, str]]:
             except (FormatError, OSError, UnicodeDecodeError):
                 continue
     return found
-
-
-def _install_openclaw(
-    store: Store,
-    hook_md: Path,
-    command: str,
-    report: InstallReport,
-    *,
-    remove: bool,
-    windows: bool,
-) -> None:
-    from ..platforms.openclaw_hook import EVENTS, files
-
-    folder = hook_md.parent
-    if remove:
-        present = [folder / name for name in ("HOOK.md", "handler.ts") if (folder / name).is_file()]
-        report.files = [str(p) for p in present]
-        report.removed = list(EVENTS) if present else []
-        report.unchanged = not present
-        if not report.dry_run:
-            for target in present:
-                target.unlink()
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
-        return
-    program = command if windows else shlex.split(command)[0]
-    wanted = files(program)
-    changed = {
-        name: text
-        for name, text in wanted.items()
-        if (store.read_text(folder / name) or ("",))[0] != text
-    }
-    report.unchanged = not changed
-    report.files = [str(folder / n) for n in changed]
-    report.added = list(EVENTS) if changed else []
-    report.preview = {str(folder / n): t for n, t in changed.items()}
-    if not report.dry_run:
-        for name, text in changed.items():
-            store.update(folder / name, _replace_with(text))
-        for name, text in wanted.items():
-            written = store.read_text(folder / name)
-            if written is None or written[0] != text:
-                raise WriteError(f"{folder / name}: the hook file does not hold what was written")
 
 
 __all__ = [

@@ -6,7 +6,10 @@ discovery.rs: ``hook_trust_status``); a changed command (a moved virtualenv) is 
 again. The hash is Codex's to compute: ``codex app-server`` (JSON-RPC over stdio) answers
 ``hooks/list`` with each hook's ``key``, ``trustStatus`` and ``currentHash``, and
 ``config/batchWrite`` stores the trusted hash, exactly as Codex's own ``/hooks`` screen does.
-Nothing here computes a hash or edits Codex's config by hand.
+Nothing here computes a hash or edits Codex's trust state by hand.
+
+Also here: the feature key in ``config.toml`` (``[features] hooks``, on by default;
+``codex_hooks`` is its deprecated alias).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import shutil
 import subprocess
 import threading
@@ -199,3 +203,22 @@ def trust_ours(
     if left:
         raise CodexUnavailableError(f"Codex still reports these hooks as not trusted: {left}")
     return after
+
+
+def codex_feature(text: str | None) -> str | None:
+    """config.toml with the deprecated ``codex_hooks`` feature key renamed to ``hooks``.
+
+    Codex's hooks are on by default under the feature key ``hooks``; ``codex_hooks`` (which
+    earlier workmem versions wrote) is an alias that makes Codex print a warning on every
+    start. Edited as text; None when there is nothing to change.
+    """
+    current = text or ""
+    if not re.search(r"(?m)^\s*codex_hooks\s*=", current):
+        return None
+    if re.search(r"(?m)^\s*hooks\s*=", current):
+        return re.sub(r"(?m)^\s*codex_hooks\s*=.*\n?", "", current)
+    return re.sub(r"(?m)^(\s*)codex_hooks(\s*=)", r"\1hooks\2", current)
+
+
+def codex_hooks_off(text: str | None) -> bool:
+    return bool(re.search(r"(?m)^\s*(?:codex_)?hooks\s*=\s*false\b", text or ""))

@@ -17,6 +17,15 @@ bootstrap; ``command:new``/``command:reset`` name the ended session in
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import WriteError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..files.store import Store
+    from ..hooks.install import InstallReport
 
 #: OpenClaw events the hook subscribes to, in the order workmem maps them.
 EVENTS = (
@@ -164,3 +173,41 @@ def files(program: str) -> dict[str, str]:
         "__WAIT__", str(BOOTSTRAP_WAIT_MS)
     )
     return {"HOOK.md": hook_md, "handler.ts": handler}
+
+
+def _replacement(text: str) -> Callable[[str | None], str]:
+    return lambda _old: text
+
+
+def write_folder(
+    store: Store, folder: Path, program: str, report: InstallReport, *, remove: bool
+) -> None:
+    """Write (or remove) the hook folder, verified; fills ``report``."""
+    if remove:
+        present = [folder / name for name in ("HOOK.md", "handler.ts") if (folder / name).is_file()]
+        report.files = [str(p) for p in present]
+        report.removed = list(EVENTS) if present else []
+        report.unchanged = not present
+        if not report.dry_run:
+            for target in present:
+                target.unlink()
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        return
+    wanted = files(program)
+    changed = {
+        name: text
+        for name, text in wanted.items()
+        if (store.read_text(folder / name) or ("",))[0] != text
+    }
+    report.unchanged = not changed
+    report.files = [str(folder / n) for n in changed]
+    report.added = list(EVENTS) if changed else []
+    report.preview = {str(folder / n): t for n, t in changed.items()}
+    if not report.dry_run:
+        for name, text in changed.items():
+            store.update(folder / name, _replacement(text))
+        for name, text in wanted.items():
+            written = store.read_text(folder / name)
+            if written is None or written[0] != text:
+                raise WriteError(f"{folder / name}: the hook file does not hold what was written")

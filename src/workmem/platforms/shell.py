@@ -23,6 +23,7 @@ WINDOWS_SHELL = {
     "cursor": POWERSHELL,
     "gemini": POWERSHELL,
 }
+_PLAIN = re.compile(r"[A-Za-z0-9_./:=-]+")
 _CMD_SPECIAL = re.compile(r"[\s&|<>^(),;=!@]")
 
 
@@ -31,6 +32,8 @@ def quote(word: str, shell: str) -> str:
     if shell == POSIX:
         return shlex.quote(word)
     if shell == POWERSHELL:
+        if _PLAIN.fullmatch(word):
+            return word
         return "'" + word.replace("'", "''") + "'"
     if shell == CMD:
         if '"' in word or "%" in word:
@@ -45,7 +48,8 @@ def quote(word: str, shell: str) -> str:
 def command_line(program: str, args: list[str], shell: str) -> str:
     """A command line that runs ``program`` with ``args`` in ``shell``."""
     words = " ".join(quote(a, shell) for a in args)
-    head = quote(program, shell)
+    # the program is always quoted in PowerShell: '&' then calls the string as a command
+    head = "'" + program.replace("'", "''") + "'" if shell == POWERSHELL else quote(program, shell)
     if shell == POWERSHELL:
         # a quoted string alone is only a value in PowerShell: '&' makes it a command
         return f"& {head} {words}".rstrip()
