@@ -223,6 +223,7 @@ def anthropic_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
         )
     ]
     for index, block in enumerate(content):
+        start: dict[str, Any]
         if block["type"] == "text":
             start = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
@@ -625,8 +626,8 @@ def serve(scenarios: list[Scenario], *, lifetime: float = 600.0) -> Iterator[tup
     timer.daemon = True
     timer.start()
     try:
-        host, port = server.server_address[:2]
-        yield f"http://{host}:{port}", server.model
+        port = server.server_address[1]
+        yield f"http://127.0.0.1:{port}", server.model
     finally:
         timer.cancel()
         server.shutdown()

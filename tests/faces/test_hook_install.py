@@ -319,7 +319,7 @@ def test_a_path_cmd_exe_cannot_quote_is_refused_before_writing(tmp_path: Path) -
     from workmem.errors import UsageError
 
     project = tmp_path / "proj"
-    with pytest.raises(UsageError, match="cmd.exe"):
+    with pytest.raises(UsageError, match=r"cmd\.exe"):
         install(
             _store(project),
             "codex",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Mapping
 import sys
 import time
 from pathlib import Path
@@ -179,7 +180,7 @@ def _gemini_transcript(path: Path) -> Path:
     return path
 
 
-def _cli_hook(root: Path, platform: str, event: str, payload: dict[str, object]) -> str:
+def _cli_hook(root: Path, platform: str, event: str, payload: Mapping[str, object]) -> str:
     proc = subprocess.run(
         [sys.executable, "-m", "workmem", "hook", event, "--platform", platform],
         input=json.dumps(payload),
