@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Mapping
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
