@@ -285,16 +285,17 @@ def test_openclaw_handler_contract(tmp_path: Path) -> None:
             let ticks = 0;
             const timer = setInterval(() => ticks++, 50);
             const cfg = {{ gateway: {{ auth: {{ token: "SECRET-TOKEN" }} }} }};
-            const boot = {{ type: "agent", action: "bootstrap", sessionKey: "agent:main:main",
-              context: {{ workspaceDir: "/ws", bootstrapFiles: [], cfg, sessionKey: "agent:main:main",
+            const key = "agent:main:main";
+            const boot = {{ type: "agent", action: "bootstrap", sessionKey: key,
+              context: {{ workspaceDir: "/ws", bootstrapFiles: [], cfg, sessionKey: key,
                          sessionId: "s-1", agentId: "main" }}, messages: [] }};
             await handler(boot);
-            const compact = {{ type: "session", action: "compact:before", sessionKey: "agent:main:main",
+            const compact = {{ type: "session", action: "compact:before", sessionKey: key,
               context: {{ sessionId: "s-1", missingSessionKey: false, messageCount: 40,
                          messageCountOriginal: 40 }}, messages: [] }};
             const before = ticks;
             await handler(compact);
-            const reset = {{ type: "command", action: "new", sessionKey: "agent:main:main",
+            const reset = {{ type: "command", action: "new", sessionKey: key,
               context: {{ cfg, agentId: "main", workspaceDir: "/ws", commandSource: "telegram",
                 previousSessionEntry: {{ sessionId: "s-1", sessionFile: "/state/s-1.jsonl" }},
                 sessionEntry: {{ sessionId: "s-2" }} }}, messages: [] }};
