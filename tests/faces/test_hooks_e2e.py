@@ -39,8 +39,6 @@ def hook(
     payload: dict[str, object],
 ) -> str:
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
-    # session end runs detached in real use; here it runs in this process to be read at once
-    monkeypatch.setenv("WORKMEM_HOOK_FOREGROUND", "1")
     assert main(["hook", event, "--platform", platform]) == 0
     return capsys.readouterr().out
 

@@ -7,14 +7,14 @@ exits 0 at once. The child keeps the hook's fail-open rules: errors go to the ho
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
+
+from ..files.oscompat import detached
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
 
 
 def child_argv(args: argparse.Namespace) -> list[str]:
@@ -23,17 +23,6 @@ def child_argv(args: argparse.Namespace) -> list[str]:
     if root:
         argv += ["--root", str(root)]
     return [*argv, "--foreground"]
-
-
-def _detached() -> dict[str, Any]:
-    if os.name == "nt":
-        flags = (
-            getattr(subprocess, "DETACHED_PROCESS", 0)
-            | getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-            | getattr(subprocess, "CREATE_NO_WINDOW", 0)
-        )
-        return {"creationflags": flags}
-    return {"start_new_session": True}
 
 
 def hand_over(payload: str, args: argparse.Namespace) -> bool:
@@ -45,7 +34,7 @@ def hand_over(payload: str, args: argparse.Namespace) -> bool:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             close_fds=True,
-            **_detached(),
+            **detached(),
         )
     except OSError:
         return False
