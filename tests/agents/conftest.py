@@ -84,6 +84,15 @@ class Sandbox:
         )
         return proc
 
+    def run_ok(self, argv: list[str], *, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+        """Run a client that must succeed, or fail showing its last words and workmem's
+        hook log."""
+        proc = self.run(argv, timeout=timeout)
+        assert proc.returncode == 0, (
+            f"{Path(argv[0]).name} failed: {proc.stderr[-3000:]}\n{self.hook_log()}"
+        )
+        return proc
+
     def hook_log(self) -> str:
         log = self.project / "memory" / ".workmem" / "hook.log"
         return log.read_text(encoding="utf-8") if log.is_file() else ""

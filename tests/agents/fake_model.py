@@ -281,6 +281,17 @@ def _patch_for(path: str, content: str) -> str:
     return f"*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n"
 
 
+def _function_call(model: FakeModel, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "id": model.next_id("fc"),
+        "call_id": model.next_id("call"),
+        "name": name,
+        "arguments": json.dumps(arguments),
+        "status": "completed",
+    }
+
+
 def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     tool_specs = [t for t in body.get("tools", []) if isinstance(t, dict)]
     tools = {str(t.get("name", "")) for t in tool_specs}
@@ -296,14 +307,7 @@ def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
         }
     elif step.kind == "plan":
         plan = [{"step": text, "status": status} for text, status in step.items]
-        item = {
-            "type": "function_call",
-            "id": model.next_id("fc"),
-            "call_id": model.next_id("call"),
-            "name": "update_plan",
-            "arguments": json.dumps({"plan": plan}),
-            "status": "completed",
-        }
+        item = _function_call(model, "update_plan", {"plan": plan})
     else:
         apply_patch = next((t for t in tool_specs if t.get("name") == "apply_patch"), None)
         patch = _patch_for(step.path, step.content)
@@ -317,14 +321,7 @@ def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
                 "status": "completed",
             }
         elif apply_patch is not None:
-            item = {
-                "type": "function_call",
-                "id": model.next_id("fc"),
-                "call_id": model.next_id("call"),
-                "name": "apply_patch",
-                "arguments": json.dumps({"input": patch}),
-                "status": "completed",
-            }
+            item = _function_call(model, "apply_patch", {"input": patch})
         else:
             shell = "exec_command" if "exec_command" in tools else "shell"
             arguments = (
@@ -332,14 +329,7 @@ def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
                 if shell == "exec_command"
                 else {"command": ["apply_patch", patch]}
             )
-            item = {
-                "type": "function_call",
-                "id": model.next_id("fc"),
-                "call_id": model.next_id("call"),
-                "name": shell,
-                "arguments": json.dumps(arguments),
-                "status": "completed",
-            }
+            item = _function_call(model, shell, arguments)
     response_id = model.next_id("resp")
     usage = {
         "input_tokens": step.usage,

@@ -46,17 +46,8 @@ def _configure(sandbox: Sandbox, url: str) -> None:
 
 
 def _exec(sandbox: Sandbox, codex: Path, *args: str) -> str:
-    proc = sandbox.run(
-        [
-            str(codex),
-            "exec",
-            "--skip-git-repo-check",
-            "--dangerously-bypass-approvals-and-sandbox",
-            *args,
-        ]
-    )
-    assert proc.returncode == 0, f"codex failed: {proc.stderr[-3000:]}\n{sandbox.hook_log()}"
-    return proc.stderr
+    flags = ["--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"]
+    return sandbox.run_ok([str(codex), "exec", *flags, *args]).stderr
 
 
 def test_codex_session_compaction_and_resume(sandbox: Sandbox) -> None:

@@ -29,9 +29,7 @@ BIG = 900_000
 
 
 def _gemini(sandbox: Sandbox, gemini: Path, *args: str) -> str:
-    proc = sandbox.run([str(gemini), "--yolo", "-m", MODEL, "-o", "json", *args])
-    assert proc.returncode == 0, f"gemini failed: {proc.stderr[-3000:]}\n{sandbox.hook_log()}"
-    return proc.stdout
+    return sandbox.run_ok([str(gemini), "--yolo", "-m", MODEL, "-o", "json", *args]).stdout
 
 
 def test_gemini_cli_trust_session_compression_and_resume(sandbox: Sandbox) -> None:

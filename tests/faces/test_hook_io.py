@@ -242,13 +242,17 @@ def _cursor_transcript(path: Path) -> Path:
     return path
 
 
-def test_cursor_context_goes_to_a_rules_file(root: Path, tmp_path: Path) -> None:
+def _cursor_payload(root: Path, tmp_path: Path) -> dict[str, object]:
     transcript = _cursor_transcript(tmp_path / "c.jsonl")
-    base = {
+    return {
         "conversation_id": "c-1",
         "transcript_path": str(transcript),
         "workspace_roots": [str(root)],
     }
+
+
+def test_cursor_context_goes_to_a_rules_file(root: Path, tmp_path: Path) -> None:
+    base = _cursor_payload(root, tmp_path)
     _cli_hook(root, "cursor", "sessionStart", base)
     rules = root / ".cursor" / "rules" / "workmem.mdc"
     assert not rules.exists()
@@ -268,12 +272,7 @@ def test_cursor_rules_file_never_written_through_a_link_outside(root: Path, tmp_
     outside.mkdir()
     (root / ".cursor").mkdir()
     (root / ".cursor" / "rules").symlink_to(outside, target_is_directory=True)
-    transcript = _cursor_transcript(tmp_path / "c.jsonl")
-    base = {
-        "conversation_id": "c-1",
-        "transcript_path": str(transcript),
-        "workspace_roots": [str(root)],
-    }
+    base = _cursor_payload(root, tmp_path)
     _cli_hook(root, "cursor", "sessionStart", base)
     assert _cli_hook(root, "cursor", "preCompact", base) == ""
     assert list(outside.iterdir()) == []
