@@ -1,5 +1,5 @@
 """Claude Code itself (``@anthropic-ai/claude-code`` from npm), hooks installed by
-``workmem hooks install``, a scripted session, a compaction and a resume.
+``workmem setup``, a scripted session, a compaction and a resume.
 
 Claude Code is pointed at the fake model with ``ANTHROPIC_BASE_URL`` and a dummy key; it
 reads the project's ``.claude/settings.json`` hooks, writes its real transcript under
@@ -43,7 +43,7 @@ def _claude(sandbox: Sandbox, claude: Path, *args: str) -> dict[str, object]:
 
 def test_claude_code_session_compaction_and_resume(sandbox: Sandbox) -> None:
     claude = client("claude")
-    installed = sandbox.workmem("hooks", "install", "--platform", "claude-code")
+    installed = sandbox.workmem("setup", "--platform", "claude-code")
     assert installed.returncode == 0, installed.stderr
     settings = json.loads((sandbox.project / ".claude" / "settings.json").read_text())
     assert set(settings["hooks"]) == {

@@ -60,12 +60,13 @@ def test_codex_session_compaction_and_resume(sandbox: Sandbox) -> None:
     with serve(scenarios) as (url, model):
         _configure(sandbox, url)
         # Without trust Codex would skip every hook, silently.
-        before = sandbox.workmem("hooks", "install", "--platform", "codex", "--scope", "user")
+        before = sandbox.workmem("setup", "--platform", "codex", "--scope", "user")
         assert before.returncode == 0, before.stderr
         assert "/hooks" in before.stdout  # the one step left: trust them
         assert {h.trust for h in list_ours(sandbox.project, sandbox.home, env=sandbox.env)} == {
             "untrusted"
         }
+        # The user consents: workmem asks Codex's own app server to trust the hooks.
         installed = sandbox.workmem(
             "hooks", "install", "--platform", "codex", "--scope", "user", "--trust", "--json"
         )

@@ -54,7 +54,7 @@ def test_gemini_cli_trust_session_compression_and_resume(sandbox: Sandbox) -> No
     )
     with serve(scenarios) as (url, model):
         sandbox.env.update({"GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": "dummy"})
-        installed = sandbox.workmem("hooks", "install", "--platform", "gemini", "--json")
+        installed = sandbox.workmem("setup", "--platform", "gemini", "--json")
         assert installed.returncode == 0, installed.stderr
         assert any("Trust this folder" in s for s in json.loads(installed.stdout)["user_steps"])
 
@@ -65,7 +65,7 @@ def test_gemini_cli_trust_session_compression_and_resume(sandbox: Sandbox) -> No
 
         trusted = sandbox.home / ".gemini" / "trustedFolders.json"
         trusted.write_text(json.dumps({str(sandbox.project): "TRUST_FOLDER"}))
-        again = sandbox.workmem("hooks", "install", "--platform", "gemini", "--json")
+        again = sandbox.workmem("setup", "--platform", "gemini", "--json")
         assert json.loads(again.stdout)["user_steps"] == []
 
         _gemini(sandbox, gemini, "-p", PROMPT)

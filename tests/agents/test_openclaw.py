@@ -98,7 +98,7 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
     ]
     with serve(scenarios, lifetime=900) as (url, model):
         config = _configure(sandbox, url, port)
-        installed = sandbox.workmem("hooks", "install", "--platform", "openclaw", "--scope", "user")
+        installed = sandbox.workmem("setup", "--platform", "openclaw", "--scope", "user")
         assert installed.returncode == 0, installed.stderr
         assert "openclaw hooks enable workmem" in installed.stdout
         # The user's one step, done with OpenClaw's own command.
@@ -106,8 +106,8 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
         assert enabled.returncode == 0, enabled.stderr[-2000:]
         entries = json.loads(config.read_text())["hooks"]["internal"]["entries"]
         assert entries["workmem"]["enabled"] is True
-        again = sandbox.workmem("hooks", "install", "--platform", "openclaw", "--scope", "user")
-        assert "Still to do" not in again.stdout and "One more step" not in again.stdout
+        again = sandbox.workmem("setup", "--platform", "openclaw", "--scope", "user", "--json")
+        assert json.loads(again.stdout)["user_steps"] == []
 
         log = (sandbox.project.parent / "gateway.log").open("w")
         gateway = subprocess.Popen(
