@@ -243,6 +243,20 @@ def merge_json(
     return rendered + "\n", added, removed
 
 
+def _gitignore_without(text: str | None, line: str) -> str | None:
+    """``text`` without ``line``; None when it is not there, "" when nothing else is."""
+    lines = (text or "").splitlines()
+    if line not in lines:
+        return None
+    kept = [x for x in lines if x != line]
+    return "\n".join(kept) + "\n" if any(x.strip() for x in kept) else ""
+
+
+def _cursor_leftovers(rules: Path) -> list[Path]:
+    """The rules file workmem keeps for Cursor (derived; its removal loses no memory)."""
+    return [rules] if rules.is_file() and not rules.is_symlink() else []
+
+
 def _gitignore_with(text: str | None, line: str) -> str | None:
     current = text or ""
     if line in current.splitlines():
@@ -337,19 +351,30 @@ def _install_json(
         renamed = codex_feature(toml[0] if toml else None)
         if renamed is not None:
             writes[toml_path] = renamed
-    if platform == "cursor" and report.scope == "project" and not remove:
+    removals: list[Path] = []
+    if platform == "cursor" and report.scope == "project":
         ignore = path.parent.parent / ".gitignore"
         old = store.read_text(ignore)
-        ignored = _gitignore_with(old[0] if old else None, CURSOR_RULES_IGNORE)
-        if ignored is not None:
-            writes[ignore] = ignored
-    report.unchanged = not writes
-    report.files = [str(p) for p in writes]
+        if not remove:
+            ignored = _gitignore_with(old[0] if old else None, CURSOR_RULES_IGNORE)
+            if ignored is not None:
+                writes[ignore] = ignored
+        else:
+            removals += _cursor_leftovers(path.parent / "rules" / "workmem.mdc")
+            kept = _gitignore_without(old[0] if old else None, CURSOR_RULES_IGNORE)
+            if kept == "":
+                removals.append(ignore)
+            elif kept is not None:
+                writes[ignore] = kept
+    report.unchanged = not writes and not removals
+    report.files = [str(p) for p in [*writes, *removals]]
     report.preview = {str(p): t for p, t in writes.items()}
     if report.dry_run:
         return
     for target, text in writes.items():
         store.update(target, _replace_with(text))
+    for target in removals:
+        target.unlink(missing_ok=True)
     _verify(store, path, platform, remove)
 
 

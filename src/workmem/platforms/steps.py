@@ -150,8 +150,10 @@ def check_platform_steps(workspace: Workspace, report: DoctorReport) -> None:
     home = Path.home()
     for platform, scope in installed_platforms(workspace.root, home):
         if platform == "codex":
-            from .codex_trust import CodexUnavailableError, list_ours
+            from .codex_trust import CodexUnavailableError, find_codex, list_ours
 
+            if find_codex() is None:
+                continue  # Codex is not installed here: nothing can tell the trust
             try:
                 hooks = list_ours(workspace.root, home)
             except CodexUnavailableError as exc:
