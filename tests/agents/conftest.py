@@ -1,7 +1,8 @@
 """The real agent clients, installed by ``make agents`` into ``.agents/`` (git-ignored),
 each run in a temporary project and HOME against the fake model server on 127.0.0.1.
 
-A test that needs a client skips with the reason when it is not installed.
+A test that needs a client skips with the reason when it is not installed (fails instead
+with ``WORKMEM_REQUIRE_AGENTS=1``, as in CI).
 """
 
 from __future__ import annotations
@@ -46,7 +47,10 @@ def client(name: str) -> Path:
     """The installed client ``name`` (claude, codex, gemini, openclaw), or skip."""
     path = BIN / name
     if not path.exists():
-        pytest.skip(f"{name} is not installed in {AGENTS} (run `make agents`)")
+        reason = f"{name} is not installed in {AGENTS} (run `make agents`)"
+        if os.environ.get("WORKMEM_REQUIRE_AGENTS") == "1":
+            pytest.fail(reason)  # CI installed them: missing is a failure, not a skip
+        pytest.skip(reason)
     if not WORKMEM.is_file():
         pytest.skip(f"the workmem command is not installed beside {sys.executable}")
     return path
