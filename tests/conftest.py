@@ -28,6 +28,8 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("WORKMEM_ROOT", str(workspace))
     monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 13:18")
     monkeypatch.setenv("WORKMEM_PLATFORM", "cursor")
+    # a hook's session end runs detached inside an agent; tests read its result at once
+    monkeypatch.setenv("WORKMEM_HOOK_FOREGROUND", "1")
     for name in ("WORKMEM_SESSION_ID", "WORKMEM_AGENT_NAME"):
         monkeypatch.delenv(name, raising=False)
     yield workspace

@@ -193,6 +193,9 @@ def main() -> int:
         os.environ["WORKMEM_NOW"] = "2026-05-25 13:18"
         os.environ["WORKMEM_PLATFORM"] = "claude-code"
         os.environ["HOME"] = str(Path(tmp) / "home")  # discovery looks at an empty home
+        # the replay reads each hook's result at once: session end is not handed to a
+        # detached process here, as it is inside an agent
+        os.environ["WORKMEM_HOOK_FOREGROUND"] = "1"
         if not source.is_file():
             from .demo_transcript import claude_code
 

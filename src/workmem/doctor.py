@@ -23,6 +23,7 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("workmem.files.confine", "check_links"),
     ("workmem.journal.consistency", "check_journal"),
     ("workmem.platforms.hook_command", "check_hook_commands"),
+    ("workmem.platforms.steps", "check_platform_steps"),
 )
 
 

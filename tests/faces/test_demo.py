@@ -13,7 +13,13 @@ def test_demo_with_the_embedded_sample_when_shared_is_absent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(demo, "RECORDED_SESSION", tmp_path / "absent.jsonl")
-    for name in ("WORKMEM_ROOT", "WORKMEM_NOW", "WORKMEM_PLATFORM", "HOME"):
+    for name in (
+        "WORKMEM_ROOT",
+        "WORKMEM_NOW",
+        "WORKMEM_PLATFORM",
+        "HOME",
+        "WORKMEM_HOOK_FOREGROUND",
+    ):
         monkeypatch.setenv(name, "")  # restored by monkeypatch after the demo sets them
     assert demo.main() == 0
     out = capsys.readouterr().out

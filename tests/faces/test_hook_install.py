@@ -11,7 +11,8 @@ import pytest
 from workmem.errors import FormatError
 from workmem.files.store import Store
 from workmem.hooks.events import PLATFORM_EVENTS, PLATFORMS, canonical_event
-from workmem.hooks.install import enable_codex_feature, install
+from workmem.hooks.install import install
+from workmem.platforms.codex_trust import codex_feature
 from workmem.root import Workspace
 
 CMD = "/opt/wm/bin/workmem"
@@ -91,15 +92,20 @@ def test_gemini_uses_milliseconds_and_enables_hooks(tmp_path: Path) -> None:
     assert data["hooksConfig"]["enabled"] is True
 
 
-def test_codex_feature_flag_is_added_once_as_text(tmp_path: Path) -> None:
-    assert enable_codex_feature(None) == "[features]\ncodex_hooks = true\n"
-    existing = 'model = "o3"\n\n[features]\nweb_search = true\n'
-    enabled = enable_codex_feature(existing)
-    assert enabled == 'model = "o3"\n\n[features]\ncodex_hooks = true\nweb_search = true\n'
-    assert enable_codex_feature(enabled) is None
+def test_codex_needs_no_feature_flag_and_the_deprecated_key_is_renamed(tmp_path: Path) -> None:
+    # The feature key is `hooks`, on by default; `codex_hooks` is a deprecated alias.
+    assert codex_feature(None) is None
+    assert codex_feature('model = "o3"\n') is None
+    old = 'model = "o3"\n\n[features]\ncodex_hooks = true\nweb_search = true\n'
+    assert codex_feature(old) == 'model = "o3"\n\n[features]\nhooks = true\nweb_search = true\n'
+    both = "[features]\nhooks = true\ncodex_hooks = true\n"
+    assert codex_feature(both) == "[features]\nhooks = true\n"
     project = tmp_path / "proj"
     install(_store(project), "codex", project=project, home=tmp_path, command=CMD)
-    assert "codex_hooks = true" in (project / ".codex" / "config.toml").read_text()
+    assert not (project / ".codex" / "config.toml").exists()
+    (project / ".codex" / "config.toml").write_text(old)
+    install(_store(project), "codex", project=project, home=tmp_path, command=CMD)
+    assert "codex_hooks" not in (project / ".codex" / "config.toml").read_text()
 
 
 def test_user_scope_writes_under_home(tmp_path: Path) -> None:
@@ -158,3 +164,231 @@ def test_openclaw_hook_folder(tmp_path: Path) -> None:
 )
 def test_event_names(name: str, platform: str, expected: str) -> None:
     assert canonical_event(name, platform) == expected
+
+
+def test_each_platform_gets_the_timeouts_it_reads(tmp_path: Path) -> None:
+    """Cursor reads a per-hook `timeout` in seconds; Codex clamps SessionEnd to 3 s (and
+    warns on every start when more is written); Gemini reads milliseconds."""
+    project = tmp_path / "proj"
+    store = _store(project)
+    install(store, "cursor", project=project, home=tmp_path, command=CMD)
+    cursor = json.loads((project / ".cursor" / "hooks.json").read_text())
+    assert cursor["hooks"]["preCompact"] == [
+        {"command": f"{CMD} hook preCompact --platform cursor", "timeout": 30}
+    ]
+    assert cursor["hooks"]["beforeSubmitPrompt"][0]["timeout"] == 10
+    install(store, "codex", project=project, home=tmp_path, command=CMD)
+    codex = json.loads((project / ".codex" / "hooks.json").read_text())
+    assert codex["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"] == 3
+    assert codex["hooks"]["PreCompact"][0]["hooks"][0]["timeout"] == 30
+
+
+def test_an_older_workmem_entry_is_replaced_not_doubled(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    path = project / ".cursor" / "hooks.json"
+    path.parent.mkdir(parents=True)
+    old = {"command": f"{CMD} hook stop --platform cursor"}  # written without a timeout
+    path.write_text(json.dumps({"version": 1, "hooks": {"stop": [old, {"command": "x"}]}}))
+    report = install(_store(project), "cursor", project=project, home=tmp_path, command=CMD)
+    assert "stop" in report.added
+    stops = json.loads(path.read_text())["hooks"]["stop"]
+    assert stops == [{"command": "x"}, {"command": old["command"], "timeout": 10}]
+
+
+def test_cursor_rules_file_is_git_ignored_once(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".gitignore").write_text("node_modules/")
+    install(_store(project), "cursor", project=project, home=tmp_path, command=CMD)
+    install(_store(project), "cursor", project=project, home=tmp_path, command=CMD)
+    assert (project / ".gitignore").read_text() == "node_modules/\n/.cursor/rules/workmem.mdc\n"
+    rules = project / ".cursor" / "rules" / "workmem.mdc"
+    rules.parent.mkdir()
+    rules.write_text("---\nalwaysApply: true\n---\n\nstate\n")
+    install(_store(project), "cursor", project=project, home=tmp_path, command=CMD, remove=True)
+    assert (project / ".gitignore").read_text() == "node_modules/\n" and not rules.exists()
+    # a .gitignore that held only workmem's line goes away with it
+    other = tmp_path / "other"
+    install(_store(other), "cursor", project=other, home=tmp_path, command=CMD)
+    install(_store(other), "cursor", project=other, home=tmp_path, command=CMD, remove=True)
+    assert not (other / ".gitignore").exists()
+
+
+def test_codex_user_scope_honours_codex_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "elsewhere"))
+    report = install(
+        _store(tmp_path), "codex", scope="user", project=tmp_path, home=tmp_path / "h", command=CMD
+    )
+    assert report.files == [str(tmp_path / "elsewhere" / "hooks.json")]
+    monkeypatch.delenv("CODEX_HOME")
+    report = install(
+        _store(tmp_path), "codex", scope="user", project=tmp_path, home=tmp_path / "h", command=CMD
+    )
+    assert report.files == [str(tmp_path / "h" / ".codex" / "hooks.json")]
+
+
+def test_user_steps_name_the_one_thing_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in (
+        "GEMINI_CLI_TRUST_WORKSPACE",
+        "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+        "OPENCLAW_STATE_DIR",
+        "OPENCLAW_CONFIG_PATH",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    project, home = tmp_path / "proj", tmp_path / "home"
+    store = _store(project)
+
+    def steps(platform: str, scope: str = "project") -> list[str]:
+        return install(
+            store, platform, scope=scope, project=project, home=home, command=CMD
+        ).user_steps
+
+    assert steps("claude-code") == [] and steps("cursor") == []
+    codex = steps("codex")
+    assert "/hooks" in codex[0] and "trust the project" in codex[1]
+    assert any("Trust this folder in Gemini CLI" in s for s in steps("gemini"))
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "trustedFolders.json").write_text(
+        json.dumps({str(tmp_path): "TRUST_FOLDER"})  # a parent folder: trusts the project
+    )
+    assert steps("gemini") == []
+    (home / ".gemini" / "trustedFolders.json").write_text(
+        json.dumps({str(tmp_path): "TRUST_FOLDER", str(project): "DO_NOT_TRUST"})
+    )
+    assert steps("gemini") != []  # the longest rule wins
+    assert any("openclaw hooks enable workmem" in s for s in steps("openclaw", "user"))
+    (home / ".openclaw").mkdir(exist_ok=True)
+    (home / ".openclaw" / "openclaw.json").write_text(
+        json.dumps({"hooks": {"internal": {"entries": {"workmem": {"enabled": True}}}}})
+    )
+    assert steps("openclaw", "user") == []
+    assert any("agent's workspace" in s for s in steps("openclaw"))
+    (project / ".codex" / "config.toml").write_text("[features]\nhooks = false\n")
+    assert "hooks = false" in steps("codex")[0]
+
+
+def test_codex_trust_without_codex_is_a_warning_not_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    project = tmp_path / "proj"
+    report = install(
+        _store(project), "codex", project=project, home=tmp_path, command=CMD, trust=True
+    )
+    assert not report.trusted and "not on PATH" in report.warnings[0]
+    assert "/hooks" in report.user_steps[0]
+    assert (project / ".codex" / "hooks.json").is_file()
+
+
+WINDOWS_PATHS = [
+    r"C:\Users\dev\.local\bin\workmem.exe",
+    r"C:\Program Files (x86)\workmem\workmem.exe",
+    r"G:\我的雲端硬碟\tools\workmem.exe",
+    r"D:\O'Brien & Co\workmem.exe",
+]
+
+
+@pytest.mark.parametrize("program", WINDOWS_PATHS)
+def test_windows_command_lines_for_each_shell(tmp_path: Path, program: str) -> None:
+    """Codex runs hooks with cmd.exe /C, Gemini CLI with powershell -Command, Claude Code
+    with PowerShell when the hook says "shell": "powershell" (see platforms.shell)."""
+    from pathlib import PureWindowsPath
+
+    assert PureWindowsPath(program).name == "workmem.exe"
+    project = tmp_path / "proj"
+    store = _store(project)
+    for platform in ("claude-code", "codex", "gemini", "cursor"):
+        install(store, platform, project=project, home=tmp_path, command=program, windows=True)
+    claude = json.loads((project / ".claude" / "settings.json").read_text())
+    hook = claude["hooks"]["SessionStart"][0]["hooks"][0]
+    quoted = "'" + program.replace("'", "''") + "'"
+    assert hook["shell"] == "powershell"
+    assert hook["command"] == f"& {quoted} hook SessionStart --platform claude-code"
+    gemini = json.loads((project / ".gemini" / "settings.json").read_text())
+    assert gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["command"].startswith(f"& {quoted} ")
+    codex = json.loads((project / ".codex" / "hooks.json").read_text())
+    line = codex["hooks"]["Stop"][0]["hooks"][0]["command"]
+    if " " in program or "(" in program or "&" in program:
+        # cmd /C strips the outer pair and keeps the quoted program intact
+        assert line == f'""{program}" hook Stop --platform codex"'
+    else:
+        assert line == f"{program} hook Stop --platform codex"
+    # each result is still recognised as workmem's, so a second run adds nothing
+    for platform in ("claude-code", "codex", "gemini", "cursor"):
+        again = install(
+            store, platform, project=project, home=tmp_path, command=program, windows=True
+        )
+        assert again.unchanged, platform
+
+
+def test_a_path_cmd_exe_cannot_quote_is_refused_before_writing(tmp_path: Path) -> None:
+    from workmem.errors import UsageError
+
+    project = tmp_path / "proj"
+    with pytest.raises(UsageError, match=r"cmd\.exe"):
+        install(
+            _store(project),
+            "codex",
+            project=project,
+            home=tmp_path,
+            command=r"C:\100%\workmem.exe",
+            windows=True,
+        )
+    assert not (project / ".codex" / "hooks.json").exists()
+
+
+def test_openclaw_handler_is_asynchronous_and_forwards_only_what_workmem_reads(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "ws"
+    install(_store(project), "openclaw", project=project, home=tmp_path, command=CMD)
+    folder = project / "hooks" / "workmem"
+    handler = (folder / "handler.ts").read_text()
+    assert "spawnSync" not in handler and "spawn(" in handler
+    assert "cfg" not in handler.replace(
+        "// Only the fields workmem reads leave this process: never cfg", ""
+    )
+    assert "...(event.context" not in handler and "kill(" not in handler
+    hook_md = (folder / "HOOK.md").read_text()
+    for event in (
+        "agent:bootstrap",
+        "message:received",
+        "session:compact:before",
+        "command:stop",
+        "command:new",
+        "command:reset",
+    ):
+        assert f'"{event}"' in hook_md
+
+
+def test_doctor_reports_hooks_their_platform_will_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem import doctor
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
+    monkeypatch.delenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    project = tmp_path / "proj"
+    store = _store(project)
+    for platform in ("gemini", "codex", "claude-code"):
+        install(store, platform, project=project, home=home, command=CMD)
+    report = doctor.run(Workspace(project))
+    trust = [f.message for f in report.findings if f.kind == "hook-trust"]
+    assert any(m.startswith("gemini (project)") for m in trust)
+    assert not any(m.startswith("codex") for m in trust)  # no codex here: nothing to tell
+    assert not any("claude" in m for m in trust)
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "trustedFolders.json").write_text(
+        json.dumps({str(project): "TRUST_FOLDER"})
+    )
+    report = doctor.run(Workspace(project))
+    assert not any(
+        f.message.startswith("gemini") for f in report.findings if f.kind == "hook-trust"
+    )

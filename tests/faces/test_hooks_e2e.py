@@ -206,7 +206,7 @@ def test_say_detects_and_runs(
     [
         ("claude-code", "PreCompact", 25.0),
         ("gemini", "PreCompress", 25.0),
-        ("cursor", "sessionEnd", 15.0),
+        ("cursor", "sessionEnd", 60.0),
         ("claude-code", "UserPromptSubmit", 8.0),
     ],
 )

@@ -15,6 +15,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -135,7 +136,12 @@ def test_installed_wheel_sets_up_and_answers_each_hook(
     assert not log.exists(), log.read_text()
     if platform == "claude-code":  # the save hooks did their work on disk
         assert (project / "memory" / "relay-snapshot.md").is_file()
-        assert sid in (project / "memory" / "resumption.md").read_text()
+        # session end saves in a detached process, after the hook has answered
+        resumption = project / "memory" / "resumption.md"
+        deadline = time.monotonic() + 60
+        while sid not in resumption.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert sid in resumption.read_text()
 
     doctor = subprocess.run(
         ["workmem", "doctor"], capture_output=True, text=True, cwd=project, env=env, check=False

@@ -406,3 +406,26 @@ def test_codex_context_the_app_wraps_in_tags_is_not_a_request(tmp_path: Path) ->
         "Review the current code changes and provide prioritized findings.",
         "<b>bold</b> is how I would write it, please fix the heading",
     ]
+
+
+def test_gemini_hook_context_is_not_the_users_words(tmp_path: Path) -> None:
+    """Gemini CLI 0.61 stores what SessionStart/BeforeAgent hooks added inside the user's
+    message (seen from the real client in tests/agents): read back, it would become the
+    user's "request" and feed the next hook's context with its own output."""
+    injected = (
+        "<hook_context>Your Memory Session ID is: x\n\n## Session Title\n\n"
+        "&lt;hook_context&gt;older&lt;/hook_context&gt;</hook_context>\n"
+    )
+    gem = write_jsonl(
+        tmp_path / "session-2.jsonl",
+        [
+            {"sessionId": "g2", "projectHash": "abc", "startTime": "2026-05-25T10:00:00Z"},
+            {"id": "a", "type": "user", "content": [{"text": injected + "Fix the limiter"}]},
+            {"id": "b", "type": "user", "content": [{"text": "<hook_context>a</hook_context>"}]},
+            {"id": "c", "type": "user", "content": [{"text": "plain <b>html</b> stays"}]},
+        ],
+    )
+    texts = [m.text for m in read_transcript(gem).messages]
+    assert texts[0] == "Fix the limiter"
+    assert "hook_context" not in " ".join(texts)
+    assert texts[-1] == "plain <b>html</b> stays"

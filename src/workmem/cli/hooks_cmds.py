@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..root import Workspace
 
 #: Internal deadline per canonical event, below the timeouts written by ``hooks install``.
-DEADLINES = {"pre-compact": 25.0, "session-end": 15.0}
+DEADLINES = {"pre-compact": 25.0, "session-end": 60.0}  # session end runs detached
 DEFAULT_DEADLINE = 8.0
 
 
@@ -35,6 +35,11 @@ def cmd_hook(args: argparse.Namespace) -> int:
     from ..hooks.runner import run_fail_open
 
     stdin = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    if not getattr(args, "foreground", False) and _runs_detached(args):
+        from ..hooks.detach import hand_over
+
+        if hand_over(stdin, args):
+            return 0
     state: dict[str, Workspace] = {}
 
     def work() -> str:
@@ -53,7 +58,12 @@ def cmd_hook(args: argparse.Namespace) -> int:
         root = find_root(getattr(args, "root", None), cwd=inp.cwd)
         workspace = Workspace(root)
         state["workspace"] = workspace
-        reply = handle(HookRun(inp, workspace, Store(workspace)))
+        run = HookRun(inp, workspace, Store(workspace))
+        reply = handle(run)
+        if args.platform in ("gemini", "cursor"):
+            from ..platforms.delivery import route
+
+            reply = route(run, reply)
         return format_output(args.platform, event, reply.context, reply.notice)
 
     seconds = DEADLINES.get(_canonical_or_raw(args.event, args.platform), DEFAULT_DEADLINE)
@@ -66,6 +76,32 @@ def cmd_hook(args: argparse.Namespace) -> int:
     if out:
         sys.stdout.write(out + "\n")
     return 0
+
+
+def _runs_detached(args: argparse.Namespace) -> bool:
+    """Session end saves for 15-25 s but no platform waits that long for it (Codex cuts
+    it at 3 s, Gemini CLI does not wait, older Claude Code at 1.5 s): it goes on in a
+    detached process and the hook answers at once. ``WORKMEM_HOOK_FOREGROUND=1`` keeps it
+    in the hook's own process (for debugging, and for tests that read the result at once)."""
+    import os
+
+    if os.environ.get("WORKMEM_HOOK_FOREGROUND") == "1":
+        return False
+    return _canonical_or_raw(args.event, args.platform) == "session-end"
+
+
+def _consents_to_trust(args: argparse.Namespace, remove: bool) -> bool:
+    """Codex trust is the user's to give: ``--trust``, or a yes at the terminal."""
+    if remove or args.platform != "codex" or getattr(args, "dry_run", False):
+        return False
+    if getattr(args, "trust", False):
+        return True
+    if wants_json(args) or not (sys.stdin and sys.stdin.isatty()):
+        return False
+    answer = input(
+        "Codex runs a hook only once you trust it. Ask Codex to trust workmem's hooks now? [y/N] "
+    )
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _install(args: argparse.Namespace, remove: bool) -> int:
@@ -82,6 +118,7 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
         home=Path.home(),
         remove=remove,
         dry_run=getattr(args, "dry_run", False),
+        trust=_consents_to_trust(args, remove),
     )
     if wants_json(args):
         emit_json({"ok": True, **report.to_dict()})
@@ -90,13 +127,23 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
     if report.unchanged:
         state = "not installed" if remove else "already installed"
         say(f"{args.platform}: nothing to change ({state})")
-        return 0
-    events = report.removed if remove else report.added
-    for path in report.files:
-        say(f"{args.platform}: {verb} {path}: {', '.join(events)}")
+    else:
+        events = report.removed if remove else report.added
+        for path in report.files:
+            say(f"{args.platform}: {verb} {path}: {', '.join(events)}")
     if report.dry_run:
         for path, text in report.preview.items():
             say(f"\n--- {path} ---\n{text.rstrip()}")
+    if report.trusted:
+        say(f"{args.platform}: Codex now trusts workmem's hooks")
+    for warning in report.warnings:
+        say(f"{args.platform}: {warning}")
+    if report.user_steps:
+        say(
+            "One more step before the hooks run:" if len(report.user_steps) == 1 else "Still to do:"
+        )
+        for step in report.user_steps:
+            say(f"  - {step}")
     return 0
 
 
@@ -153,6 +200,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         verb.add_argument("--platform", required=True, choices=PLATFORMS)
         verb.add_argument("--scope", choices=["project", "user"], default="project")
         verb.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
+        if name == "install":
+            verb.add_argument(
+                "--trust",
+                action="store_true",
+                help="codex: ask Codex to trust workmem's hooks now (your consent)",
+            )
         verb.set_defaults(handler=handler)
 
     hook = subparsers.add_parser(
@@ -160,6 +213,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     hook.add_argument("event", metavar="EVENT", help="e.g. SessionStart, user-prompt-submit")
     hook.add_argument("--platform", required=True, choices=PLATFORMS)
+    hook.add_argument("--foreground", action="store_true", help=argparse.SUPPRESS)
     hook.set_defaults(handler=cmd_hook)
 
     text = subparsers.add_parser("say", parents=[common], help="which workflow a message asks for")

@@ -24,11 +24,15 @@ PLATFORM_EVENTS: dict[str, dict[str, str]] = {
         "Stop": STOP,
         "SessionEnd": SESSION_END,
     },
+    # Codex 0.171: SessionStart (startup|resume|clear|compact), UserPromptSubmit, PreCompact,
+    # Stop and SessionEnd (codex-rs/hooks/src/events/session_start.rs, `codex app-server`
+    # hooks/list); it clamps a SessionEnd hook's timeout to 3 s.
     "codex": {
         "SessionStart": SESSION_START,
         "UserPromptSubmit": USER_PROMPT,
         "PreCompact": PRE_COMPACT,
         "Stop": STOP,
+        "SessionEnd": SESSION_END,
     },
     "cursor": {
         "sessionStart": SESSION_START,
@@ -67,6 +71,19 @@ _ALIASES = {
     "afteragent": STOP,
     "sessionend": SESSION_END,
     "end": SESSION_END,
+}
+
+
+#: Events whose answer the platform shows the model (the others' context must travel another
+#: way, see ``workmem.platforms.delivery``).
+CONTEXT_EVENTS: dict[str, frozenset[str]] = {
+    "claude-code": frozenset({SESSION_START, USER_PROMPT}),
+    "codex": frozenset({SESSION_START, USER_PROMPT}),
+    # beforeSubmitPrompt answers only {continue, user_message}
+    "cursor": frozenset({SESSION_START}),
+    "gemini": frozenset({SESSION_START, USER_PROMPT}),
+    # agent:bootstrap adds a bootstrap file; other events' answers reach no model
+    "openclaw": frozenset({SESSION_START}),
 }
 
 

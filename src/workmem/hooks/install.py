@@ -4,11 +4,19 @@ Running ``install`` twice adds nothing; ``uninstall`` removes only workmem's ent
 Other hooks are kept: JSON files are re-written with the indentation they had, so a
 hand-written ``settings.json`` in the usual style keeps every other line byte for byte,
 and the result is checked (other entries equal before and after) before it is written.
+
+What each platform reads, checked against its own source or documentation: Claude Code
+and Gemini CLI ``hooks`` in ``settings.json`` (Gemini's timeout in milliseconds), Codex
+``hooks.json`` beside its ``config.toml`` (user scope under ``$CODEX_HOME``), Cursor
+``hooks.json`` with ``version: 1`` and a per-hook ``timeout`` in seconds, OpenClaw a hook
+folder (``HOOK.md`` plus handler). The one step a platform still needs from the user
+(trust, enable) is reported in ``InstallReport.user_steps``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -21,13 +29,16 @@ from typing import Any
 from ..errors import FormatError, WriteError
 from ..files.jsondoc import parse_json_object
 from ..files.store import Store
-from .events import PLATFORM_EVENTS, PRE_COMPACT, check_platform
+from .events import PLATFORM_EVENTS, PLATFORMS, PRE_COMPACT, SESSION_END, check_platform
 
-_OURS = re.compile(r"workmem[\"']?\s+hook\s")
+_OURS = re.compile(r"workmem(?:\.exe)?[\"']?\s+hook\s")
 #: Seconds each canonical event may take; pre-compact saves notes and snapshots.
-TIMEOUTS = {"pre-compact": 30, "session-end": 20}
+TIMEOUTS = {PRE_COMPACT: 30, SESSION_END: 20}
 DEFAULT_TIMEOUT = 10
-OPENCLAW_EVENTS = ("agent:bootstrap", "session:compact:before", "command:new", "command:reset")
+#: Codex clamps a SessionEnd hook to 3 s (and warns on every run when more is written);
+#: workmem's session end hands its work to a detached process within that.
+CODEX_SESSION_END_TIMEOUT = 3
+CURSOR_RULES_IGNORE = "/.cursor/rules/workmem.mdc"
 
 
 @dataclass
@@ -40,6 +51,11 @@ class InstallReport:
     unchanged: bool = False
     dry_run: bool = False
     preview: dict[str, str] = field(default_factory=dict)
+    #: what the user still has to do before the platform runs the hooks (trust, enable)
+    user_steps: list[str] = field(default_factory=list)
+    #: Codex: the hooks were trusted through Codex's own app server
+    trusted: bool = False
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -50,19 +66,27 @@ class InstallReport:
             "removed": self.removed,
             "unchanged": self.unchanged,
             "dry_run": self.dry_run,
+            "user_steps": self.user_steps,
+            "trusted": self.trusted,
+            "warnings": self.warnings,
         }
 
 
-def workmem_command() -> str:
-    """How hooks should call workmem: this installation's own script when it can be found."""
+def workmem_program() -> str:
+    """This installation's own ``workmem`` executable when it can be found, else the name."""
     here = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
-    if here is not None and here.name == "workmem" and here.is_file():
-        return shlex.quote(str(here))
-    beside = Path(sys.executable).with_name("workmem")
-    if beside.is_file():
-        return shlex.quote(str(beside))
-    found = shutil.which("workmem")
-    return shlex.quote(found) if found else "workmem"
+    if here is not None and here.stem == "workmem" and here.is_file():
+        return str(here)
+    for name in ("workmem", "workmem.exe"):
+        beside = Path(sys.executable).with_name(name)
+        if beside.is_file():
+            return str(beside)
+    return shutil.which("workmem") or "workmem"
+
+
+def workmem_command() -> str:
+    """How a POSIX shell should call workmem (the program, quoted)."""
+    return shlex.quote(workmem_program())
 
 
 def is_ours(command: object) -> bool:
@@ -70,15 +94,20 @@ def is_ours(command: object) -> bool:
 
 
 def config_path(platform: str, scope: str, project: Path, home: Path) -> Path:
+    from ..platforms.codex_trust import codex_home
+    from ..platforms.steps import openclaw_state_dir
+
     base = project if scope == "project" else home
+    if platform == "codex":
+        folder = project / ".codex" if scope == "project" else codex_home(home)
+        return folder / "hooks.json"
+    if platform == "openclaw":
+        folder = project / "hooks" if scope == "project" else openclaw_state_dir(home) / "hooks"
+        return folder / "workmem" / "HOOK.md"
     return {
         "claude-code": base / ".claude" / "settings.json",
-        "codex": base / ".codex" / "hooks.json",
         "cursor": base / ".cursor" / "hooks.json",
         "gemini": base / ".gemini" / "settings.json",
-        "openclaw": (project / "hooks" if scope == "project" else home / ".openclaw" / "hooks")
-        / "workmem"
-        / "HOOK.md",
     }[platform]
 
 
@@ -90,16 +119,33 @@ def _indent_of(text: str) -> int | str:
     return "\t" if lead.startswith("\t") else len(lead)
 
 
-def _entry(platform: str, own_event: str, canonical: str, command: str) -> dict[str, Any]:
+def hook_command(platform: str, own_event: str, command: str, *, windows: bool) -> str:
+    """The command line for one event: POSIX ``command`` as given, or on Windows the
+    program quoted for the shell that platform runs hooks with."""
+    args = ["hook", own_event, "--platform", platform]
+    if not windows:
+        return f"{command} {' '.join(shlex.quote(a) for a in args)}"
+    from ..platforms.shell import WINDOWS_SHELL, command_line
+
+    return command_line(command, args, WINDOWS_SHELL[platform])
+
+
+def _entry(
+    platform: str, own_event: str, canonical: str, command: str, *, windows: bool = False
+) -> dict[str, Any]:
     seconds = TIMEOUTS.get(canonical, DEFAULT_TIMEOUT)
-    full = f"{command} hook {own_event} --platform {platform}"
+    if platform == "codex" and canonical == SESSION_END:
+        seconds = CODEX_SESSION_END_TIMEOUT
+    full = hook_command(platform, own_event, command, windows=windows)
     if platform == "cursor":
-        return {"command": full}
+        return {"command": full, "timeout": seconds}
     hook: dict[str, Any] = {"type": "command", "command": full}
     if platform == "gemini":
         hook.update({"name": f"workmem-{canonical}", "timeout": seconds * 1000})
     else:
         hook["timeout"] = seconds
+    if platform == "claude-code" and windows:
+        hook["shell"] = "powershell"
     return {"hooks": [hook]}
 
 
@@ -144,7 +190,13 @@ def _others(data: dict[str, Any]) -> dict[str, list[Any]]:
 
 
 def merge_json(
-    text: str | None, platform: str, command: str, *, remove: bool, path: str
+    text: str | None,
+    platform: str,
+    command: str,
+    *,
+    remove: bool,
+    path: str,
+    windows: bool = False,
 ) -> tuple[str | None, list[str], list[str]]:
     """New file text (None when nothing changes), events added, events removed."""
     data = parse_json_object(text, path, fix="fix it first")
@@ -165,8 +217,6 @@ def merge_json(
     added: list[str] = []
     removed: list[str] = []
     for own_event, canonical in PLATFORM_EVENTS[platform].items():
-        if platform == "openclaw":
-            continue
         current = hooks.get(own_event, [])
         if not isinstance(current, list):
             raise FormatError(f"hooks.{own_event} is not a list; nothing was written", path=path)
@@ -179,8 +229,8 @@ def merge_json(
                 else:
                     del hooks[own_event]
             continue
-        wanted = _entry(platform, own_event, canonical, command)
-        if wanted in current:
+        wanted = _entry(platform, own_event, canonical, command, windows=windows)
+        if wanted in current and count == 1:
             continue
         hooks[own_event] = [*kept, wanted]
         added.append(own_event)
@@ -193,66 +243,25 @@ def merge_json(
     return rendered + "\n", added, removed
 
 
-def _openclaw_files(command: str) -> dict[str, str]:
-    events = json.dumps(list(OPENCLAW_EVENTS))
-    hook_md = (
-        "---\n"
-        "name: workmem\n"
-        'description: "Working memory: registers the session, injects memory at bootstrap, '
-        'saves notes and snapshots before compaction"\n'
-        f'metadata: {{"openclaw": {{"emoji": "🧠", "events": {events}}}}}\n'
-        "---\n\n# workmem\n\nForwards OpenClaw hook events to `workmem hook EVENT --platform "
-        "openclaw` and adds what it returns to the session. Generated by `workmem hooks "
-        "install`; `workmem hooks uninstall` removes it.\n"
-    )
-    handler = f"""// Generated by `workmem hooks install --platform openclaw`; do not edit.
-import {{ spawnSync }} from "node:child_process";
-
-const WORKMEM = {json.dumps(shlex.split(command)[0])};
-
-const handler = async (event: any) => {{
-  const name = `${{event.type}}:${{event.action}}`;
-  const input = JSON.stringify({{ ...(event.context ?? {{}}), sessionKey: event.sessionKey }});
-  const result = spawnSync(WORKMEM, ["hook", name, "--platform", "openclaw"], {{
-    input,
-    encoding: "utf8",
-    timeout: 10000,
-  }});
-  if (result.status !== 0 || !result.stdout) return;
-  try {{
-    const out = JSON.parse(result.stdout);
-    for (const message of out.messages ?? []) event.messages.push(message);
-    const files = event.context?.bootstrapFiles;
-    if (out.context && Array.isArray(files)) {{
-      const content = out.context;
-      files.push({{ name: "WORKMEM.md", path: "WORKMEM.md", content, missing: false }});
-    }}
-  }} catch {{
-    // workmem fails open: a bad answer never breaks the session
-  }}
-}};
-
-export default handler;
-"""
-    return {"HOOK.md": hook_md, "handler.ts": handler}
-
-
-def enable_codex_feature(text: str | None) -> str | None:
-    """``[features] codex_hooks = true`` in config.toml, edited as text; None if already on."""
-    current = text or ""
-    if re.search(r"(?m)^\s*codex_hooks\s*=\s*true\b", current):
+def _gitignore_without(text: str | None, line: str) -> str | None:
+    """``text`` without ``line``; None when it is not there, "" when nothing else is."""
+    lines = (text or "").splitlines()
+    if line not in lines:
         return None
-    if re.search(r"(?m)^\s*codex_hooks\s*=", current):
-        return re.sub(r"(?m)^(\s*codex_hooks\s*=\s*).*$", r"\1true", current)
-    header = re.search(r"(?m)^\[features\]\s*$", current)
-    if header:
-        return current[: header.end()] + "\ncodex_hooks = true" + current[header.end() :]
-    sep = (
-        ""
-        if not current or current.endswith("\n\n")
-        else ("\n" if current.endswith("\n") else "\n\n")
-    )
-    return f"{current}{sep}[features]\ncodex_hooks = true\n"
+    kept = [x for x in lines if x != line]
+    return "\n".join(kept) + "\n" if any(x.strip() for x in kept) else ""
+
+
+def _cursor_leftovers(rules: Path) -> list[Path]:
+    """The rules file workmem keeps for Cursor (derived; its removal loses no memory)."""
+    return [rules] if rules.is_file() and not rules.is_symlink() else []
+
+
+def _gitignore_with(text: str | None, line: str) -> str | None:
+    current = text or ""
+    if line in current.splitlines():
+        return None
+    return current + ("" if not current or current.endswith("\n") else "\n") + line + "\n"
 
 
 def install(
@@ -265,52 +274,128 @@ def install(
     remove: bool = False,
     dry_run: bool = False,
     command: str | None = None,
+    trust: bool = False,
+    windows: bool | None = None,
 ) -> InstallReport:
+    """Write (or ``remove``) workmem's hooks for ``platform``; ``trust`` (Codex only, with the
+    user's consent) asks Codex itself to trust them. ``windows`` writes command lines for
+    the shells the platforms use there (default: this machine's)."""
+    from ..platforms.steps import user_steps
+
     check_platform(platform)
-    command = command or workmem_command()
+    on_windows = os.name == "nt" if windows is None else windows
+    if command is None:
+        command = workmem_program() if on_windows else workmem_command()
     report = InstallReport(platform, scope, dry_run=dry_run)
     path = config_path(platform, scope, project, home)
     if platform == "openclaw":
-        return _install_openclaw(store, path, command, report, remove=remove)
+        from ..platforms.openclaw_hook import write_folder
+
+        program = command if on_windows else shlex.split(command)[0]
+        write_folder(store, path.parent, program, report, remove=remove)
+    else:
+        _install_json(store, path, platform, command, report, remove=remove, windows=on_windows)
+    if remove:
+        return report
+    if platform == "codex" and trust and not dry_run:
+        from ..platforms.codex_trust import CodexUnavailableError, trust_ours
+
+        try:
+            trust_ours(project, home)
+            report.trusted = True
+        except CodexUnavailableError as exc:
+            report.warnings.append(f"Codex could not trust the hooks: {exc}")
+    report.user_steps = user_steps(platform, scope, project, home, codex_trusted=report.trusted)
+    if platform == "codex":
+        from ..platforms.codex_trust import codex_hooks_off
+
+        toml = store.read_text(path.with_name("config.toml"))
+        if codex_hooks_off(toml[0] if toml else None):
+            report.user_steps.insert(
+                0,
+                f"Codex hooks are turned off in {path.with_name('config.toml')}: remove "
+                "the `hooks = false` line under [features].",
+            )
+    return report
+
+
+def _install_json(
+    store: Store,
+    path: Path,
+    platform: str,
+    command: str,
+    report: InstallReport,
+    *,
+    remove: bool,
+    windows: bool,
+) -> None:
     shown = str(path)
     current = store.read_text(path)
     new_text, added, removed = merge_json(
-        current[0] if current else None, platform, command, remove=remove, path=shown
+        current[0] if current else None,
+        platform,
+        command,
+        remove=remove,
+        path=shown,
+        windows=windows,
     )
     report.added, report.removed = added, removed
     writes: dict[Path, str] = {}
     if new_text is not None:
         writes[path] = new_text
     if platform == "codex" and not remove:
+        from ..platforms.codex_trust import codex_feature
+
         toml_path = path.with_name("config.toml")
         toml = store.read_text(toml_path)
-        enabled = enable_codex_feature(toml[0] if toml else None)
-        if enabled is not None:
-            writes[toml_path] = enabled
-    report.unchanged = not writes
-    report.files = [str(p) for p in writes]
+        renamed = codex_feature(toml[0] if toml else None)
+        if renamed is not None:
+            writes[toml_path] = renamed
+    removals: list[Path] = []
+    if platform == "cursor" and report.scope == "project":
+        ignore = path.parent.parent / ".gitignore"
+        old = store.read_text(ignore)
+        if not remove:
+            ignored = _gitignore_with(old[0] if old else None, CURSOR_RULES_IGNORE)
+            if ignored is not None:
+                writes[ignore] = ignored
+        else:
+            removals += _cursor_leftovers(path.parent / "rules" / "workmem.mdc")
+            kept = _gitignore_without(old[0] if old else None, CURSOR_RULES_IGNORE)
+            if kept == "":
+                removals.append(ignore)
+            elif kept is not None:
+                writes[ignore] = kept
+    report.unchanged = not writes and not removals
+    report.files = [str(p) for p in [*writes, *removals]]
     report.preview = {str(p): t for p, t in writes.items()}
-    if dry_run:
-        return report
+    if report.dry_run:
+        return
     for target, text in writes.items():
         store.update(target, _replace_with(text))
+    for target in removals:
+        target.unlink(missing_ok=True)
     _verify(store, path, platform, remove)
-    return report
 
 
 def _replace_with(text: str) -> Callable[[str | None], str]:
     return lambda _old: text
 
 
-def _verify(store: Store, path: Path, platform: str, removed: bool) -> None:
-    current = store.read_text(path)
-    data = parse_json_object(current[0] if current else None, str(path), fix="fix it first")
+def _ours_in(text: str | None, path: Path) -> set[str]:
+    """Events of a platform's JSON hook config (``text`` of ``path``) that run workmem."""
+    data = parse_json_object(text, str(path), fix="fix it first")
     hooks = data.get("hooks", {}) if isinstance(data.get("hooks"), dict) else {}
-    present = {
+    return {
         event
         for event, entries in hooks.items()
         if isinstance(entries, list) and any(is_ours(c) for e in entries for c in _commands(e))
     }
+
+
+def _verify(store: Store, path: Path, platform: str, removed: bool) -> None:
+    current = store.read_text(path)
+    present = _ours_in(current[0] if current else None, path)
     expected = set() if removed else set(PLATFORM_EVENTS[platform])
     if present != expected:
         raise WriteError(
@@ -318,32 +403,30 @@ def _verify(store: Store, path: Path, platform: str, removed: bool) -> None:
         )
 
 
-def _install_openclaw(
-    store: Store, hook_md: Path, command: str, report: InstallReport, *, remove: bool
-) -> InstallReport:
-    folder = hook_md.parent
-    if remove:
-        if folder.is_dir():
-            report.files = [str(p) for p in sorted(folder.iterdir())]
-            report.removed = list(OPENCLAW_EVENTS)
-            if not report.dry_run:
-                shutil.rmtree(folder)
-        report.unchanged = not report.removed
-        return report
-    files = _openclaw_files(command)
-    changed = {
-        name: text
-        for name, text in files.items()
-        if (store.read_text(folder / name) or ("",))[0] != text
-    }
-    report.unchanged = not changed
-    report.files = [str(folder / n) for n in changed]
-    report.added = list(OPENCLAW_EVENTS) if changed else []
-    report.preview = {str(folder / n): t for n, t in changed.items()}
-    if not report.dry_run:
-        for name, text in changed.items():
-            store.update(folder / name, _replace_with(text))
-    return report
+def installed_platforms(project: Path, home: Path) -> list[tuple[str, str]]:
+    """(platform, scope) pairs whose configuration runs workmem's hooks."""
+    found: list[tuple[str, str]] = []
+    for platform in PLATFORMS:
+        for scope in ("project", "user"):
+            path = config_path(platform, scope, project, home)
+            if platform == "openclaw":
+                if path.is_file():
+                    found.append((platform, scope))
+                continue
+            try:
+                if path.is_file() and _ours_in(path.read_text(encoding="utf-8"), path):
+                    found.append((platform, scope))
+            except (FormatError, OSError, UnicodeDecodeError):
+                continue
+    return found
 
 
-__all__ = ["PRE_COMPACT", "InstallReport", "config_path", "install", "is_ours", "merge_json"]
+__all__ = [
+    "PRE_COMPACT",
+    "InstallReport",
+    "config_path",
+    "install",
+    "installed_platforms",
+    "is_ours",
+    "merge_json",
+]

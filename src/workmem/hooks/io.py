@@ -1,8 +1,10 @@
 """Reading a platform's hook JSON into one shape, and writing answers in its own format.
 
-Field names differ per platform (Cursor says ``conversation_id``, OpenClaw ``sessionKey``)
-and so do answers (Claude Code and Codex want ``hookSpecificOutput.additionalContext``,
-Cursor ``additional_context``, Gemini the Claude-like shape and nothing else on stdout).
+Field names differ per platform (Cursor says ``conversation_id``, OpenClaw ``sessionId``
+beside a routing ``sessionKey``) and so do answers (Claude Code and Codex want
+``hookSpecificOutput.additionalContext``, Cursor ``additional_context`` at session start
+and only ``continue`` before a prompt, Gemini the Claude-like shape and nothing else on
+stdout).
 """
 
 from __future__ import annotations
@@ -51,6 +53,36 @@ def _payload_path(value: Any) -> Path | None:
     return Path(outside_path(text)).expanduser() if text.strip() else None
 
 
+def _entry_field(data: dict[str, Any], key: str) -> Any:
+    """``key`` of OpenClaw's session entry: the replaced session's first (command:new/reset
+    carry the old session in ``previousSessionEntry`` and the new one in ``sessionEntry``)."""
+    for name in ("previousSessionEntry", "sessionEntry"):
+        entry = data.get(name)
+        if isinstance(entry, dict) and entry.get(key) not in (None, ""):
+            return entry[key]
+    return None
+
+
+def _openclaw_transcript(data: dict[str, Any], session: Any) -> Path | None:
+    """Where OpenClaw keeps a session's JSONL when the event names only its agent and id
+    (``<state dir>/agents/<agentId>/sessions/<sessionId>.jsonl``)."""
+    import os
+
+    agent = data.get("agentId")
+    if not isinstance(agent, str) or not isinstance(session, str):
+        return None
+    if (
+        "/" in agent
+        or "\\" in agent
+        or "/" in session
+        or "\\" in session
+        or ".." in agent + session
+    ):
+        return None  # an id never names a folder; anything else is refused
+    state = os.environ.get("OPENCLAW_STATE_DIR") or str(Path.home() / ".openclaw")
+    return Path(state).expanduser() / "agents" / agent / "sessions" / f"{session}.jsonl"
+
+
 def parse_input(text: str, platform: str, event: str) -> HookInput:
     """Tolerant: empty or non-JSON stdin gives an input with only platform and event."""
     try:
@@ -62,8 +94,18 @@ def parse_input(text: str, platform: str, event: str) -> HookInput:
     nested = data.get("context")
     context: dict[str, Any] = nested if isinstance(nested, dict) else {}
     merged = {**context, **data}
-    session = _first(merged, "session_id", "conversation_id", "sessionId", "sessionKey")
+    # OpenClaw: the sessionId bootstrap registered, never the routing sessionKey when an id
+    # is known (command:new/reset carry the id only inside their session entries).
+    session = _first(merged, "session_id", "conversation_id", "sessionId") or _entry_field(
+        merged, "sessionId"
+    )
+    if session is None:
+        session = merged.get("sessionKey") or None
     transcript = _first(merged, "transcript_path", "transcriptPath", "sessionFile")
+    if transcript is None:
+        transcript = _entry_field(merged, "sessionFile")
+    if transcript is None and platform == "openclaw":
+        transcript = _openclaw_transcript(merged, session)
     cwd = _first(merged, "cwd", "workspaceDir", "workspace_dir")
     roots = merged.get("workspace_roots")
     if cwd is None and isinstance(roots, list) and roots:
@@ -90,15 +132,13 @@ def format_output(platform: str, event: str, context: str | None, notice: str | 
     if not context and not notice:
         return ""
     if platform == "cursor":
+        # beforeSubmitPrompt takes only {continue, user_message} (user_message is what the
+        # person sees when a prompt is refused): its context goes to the rules file instead.
         payload: dict[str, Any] = {}
+        if event == USER_PROMPT:
+            return json.dumps({"continue": True})
         if context and event == SESSION_START:
             payload["additional_context"] = context
-        elif event == USER_PROMPT:
-            payload["continue"] = True
-            if context:
-                payload["additional_context"] = context
-        if notice:
-            payload["user_message"] = notice
         return json.dumps(payload, ensure_ascii=False) if payload else ""
     if platform == "openclaw":
         messages = [m for m in (notice,) if m]

@@ -8,6 +8,7 @@ same ``id`` replaces the earlier version in place.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .common import arguments, as_int, exit_code_in, string_or_none, text_of
@@ -18,6 +19,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pa
 if TYPE_CHECKING:
     from typing import Any
 
+#: Gemini CLI stores what SessionStart/BeforeAgent hooks added inside the user's message;
+#: it is the hooks' words, not the user's, and must not come back as the user's request.
+_HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>\s*", re.S)
 _ROLES = {"user": "user", "gemini": "assistant", "model": "assistant", "assistant": "assistant"}
 _SYSTEM = {"info": "meta", "warning": "meta", "error": "error"}
 
@@ -74,6 +78,8 @@ def _message(raw: dict[str, Any], t: Transcript) -> Message | None:
     if role is None:
         t.unknown_records += 1
         return None
+    if role == "user" and "<hook_context>" in text:
+        text = _HOOK_CONTEXT.sub("", text).strip()
     message = Message(role=role, text=text, time=time, id=string_or_none(raw.get("id")))
     if role == "assistant":
         message.model = string_or_none(raw.get("model"))

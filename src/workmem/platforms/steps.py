@@ -1,0 +1,173 @@
+"""The one step a platform still needs from the user before workmem's hooks run, and the
+check ``workmem doctor`` makes where the platform lets a program see it.
+
+- Codex runs a hook from a ``hooks.json`` only once the user has trusted it (``/hooks``),
+  and a project's ``.codex/`` only in a trusted project (codex-rs/hooks/src/engine/
+  discovery.rs). ``workmem hooks install --trust`` asks Codex itself to trust them.
+- Gemini CLI skips every hook, user-level ones too, in a folder that is not trusted
+  (packages/core/src/hooks/hookRegistry.ts, processHooksFromConfig); trust lives in
+  ``~/.gemini/trustedFolders.json`` (packages/core/src/utils/trust.ts).
+- OpenClaw loads a hook folder only once it is enabled (``openclaw hooks enable workmem``,
+  ``hooks.internal.entries.workmem.enabled`` in ``~/.openclaw/openclaw.json``); a
+  workspace's ``hooks/`` folder only when it is the agent's workspace
+  (docs/automation/hooks/configuration.md in the ``openclaw`` package).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..doctor import DoctorReport
+    from ..root import Workspace
+
+CODEX_TRUST = (
+    "Trust workmem's hooks in Codex: run `codex`, type /hooks and trust the workmem "
+    "entries (or run `workmem hooks install --platform codex --trust`). Codex runs no "
+    "untrusted hook, and asks again whenever the command changes."
+)
+CODEX_PROJECT = (
+    "Codex reads this project's .codex/ folder only after you trust the project (Codex "
+    "asks the first time you start it here)."
+)
+GEMINI_TRUST = (
+    "Trust this folder in Gemini CLI: start `gemini` here and choose 'Trust folder' (or "
+    "/permissions). Until then Gemini CLI skips every hook in it."
+)
+OPENCLAW_ENABLE = (
+    "Enable the hook in OpenClaw: `openclaw hooks enable workmem` (then `openclaw gateway "
+    "restart` if the Gateway does not reload its config by itself)."
+)
+OPENCLAW_WORKSPACE = (
+    "OpenClaw loads hooks/ of this folder only when it is the agent's workspace; otherwise "
+    "install with --scope user."
+)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+# -- Gemini --------------------------------------------------------------------------------
+def gemini_folder_trusted(
+    folder: Path, home: Path, env: Mapping[str, str] | None = None
+) -> bool | None:
+    """True/False as Gemini CLI would decide for ``folder``; None when no rule says."""
+    environ = os.environ if env is None else env
+    forced = environ.get("GEMINI_CLI_TRUST_WORKSPACE")
+    if forced in ("true", "false"):
+        return forced == "true"
+    settings = _read_json(home / ".gemini" / "settings.json")
+    security = settings.get("security") if isinstance(settings, dict) else None
+    trust_setting = security.get("folderTrust") if isinstance(security, dict) else None
+    if isinstance(trust_setting, dict) and trust_setting.get("enabled") is False:
+        return True
+    path = environ.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or str(
+        home / ".gemini" / "trustedFolders.json"
+    )
+    rules = _read_json(Path(path))
+    if not isinstance(rules, dict):
+        return None
+    target = folder.resolve()
+    best: tuple[int, str] | None = None
+    for rule, level in rules.items():
+        if not isinstance(rule, str) or not isinstance(level, str):
+            continue
+        base = Path(rule).parent if level == "TRUST_PARENT" else Path(rule)
+        try:
+            target.relative_to(base.resolve())
+        except ValueError:
+            continue
+        if best is None or len(rule) > best[0]:
+            best = (len(rule), level)
+    if best is None:
+        return None
+    return best[1] in ("TRUST_FOLDER", "TRUST_PARENT")
+
+
+# -- OpenClaw ------------------------------------------------------------------------------
+def openclaw_state_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
+    environ = os.environ if env is None else env
+    value = environ.get("OPENCLAW_STATE_DIR")
+    return Path(value).expanduser() if value else home / ".openclaw"
+
+
+def openclaw_enabled(home: Path, env: Mapping[str, str] | None = None) -> bool | None:
+    """Whether OpenClaw's config enables the workmem hook; None when it cannot be read."""
+    environ = os.environ if env is None else env
+    config_path = environ.get("OPENCLAW_CONFIG_PATH")
+    path = (
+        Path(config_path).expanduser()
+        if config_path
+        else openclaw_state_dir(home, environ) / "openclaw.json"
+    )
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        return None
+    hooks = data.get("hooks")
+    internal = hooks.get("internal") if isinstance(hooks, dict) else None
+    if not isinstance(internal, dict) or internal.get("enabled") is False:
+        return False
+    entries = internal.get("entries")
+    entry = entries.get("workmem") if isinstance(entries, dict) else None
+    return isinstance(entry, dict) and entry.get("enabled") is True
+
+
+# -- the steps ------------------------------------------------------------------------------
+def user_steps(
+    platform: str, scope: str, project: Path, home: Path, *, codex_trusted: bool = False
+) -> list[str]:
+    """What the user still has to do for ``platform`` after the hooks were written."""
+    steps: list[str] = []
+    if platform == "codex":
+        if not codex_trusted:
+            steps.append(CODEX_TRUST)
+        if scope == "project":
+            steps.append(CODEX_PROJECT)
+    elif platform == "gemini":
+        if scope == "user" or gemini_folder_trusted(project, home) is not True:
+            steps.append(GEMINI_TRUST)
+    elif platform == "openclaw":
+        if openclaw_enabled(home) is not True:
+            steps.append(OPENCLAW_ENABLE)
+        if scope == "project":
+            steps.append(OPENCLAW_WORKSPACE)
+    return steps
+
+
+def check_platform_steps(workspace: Workspace, report: DoctorReport) -> None:
+    """doctor: installed hooks that their platform will not run yet, and why."""
+    from ..hooks.install import installed_platforms
+
+    home = Path.home()
+    for platform, scope in installed_platforms(workspace.root, home):
+        if platform == "codex":
+            from .codex_trust import CodexUnavailableError, find_codex, list_ours
+
+            if find_codex() is None:
+                continue  # Codex is not installed here: nothing can tell the trust
+            try:
+                hooks = list_ours(workspace.root, home)
+            except CodexUnavailableError as exc:
+                report.add("hook-trust", None, f"codex: could not ask Codex ({exc})")
+                continue
+            untrusted = sorted({h.event for h in hooks if h.trust not in ("trusted", "managed")})
+            if untrusted:
+                report.add(
+                    "hook-trust",
+                    None,
+                    f"codex ({scope}): hooks not trusted yet: {', '.join(untrusted)}. "
+                    + CODEX_TRUST,
+                )
+        elif platform == "gemini" and gemini_folder_trusted(workspace.root, home) is not True:
+            report.add("hook-trust", None, f"gemini ({scope}): {GEMINI_TRUST}")
+        elif platform == "openclaw" and openclaw_enabled(home) is not True:
+            report.add("hook-trust", None, f"openclaw ({scope}): {OPENCLAW_ENABLE}")
