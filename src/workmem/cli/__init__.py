@@ -62,6 +62,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reindex": ("workmem.cli.search_cmds", "refresh the search index (--full: rebuild and swap)"),
     "bench": ("workmem.cli.search_cmds", "benchmarks: search recall (locomo), continuity"),
     "setup": ("workmem.cli.setup_cmds", "set workmem up for this project (hooks, memory, git)"),
+    "sync": ("workmem.cli.sync_cmds", "share memory through git; merge cloud conflict copies"),
+    "merge-driver": ("workmem.cli.sync_cmds", "merge one memory file for git (see sync init)"),
 }
 
 
