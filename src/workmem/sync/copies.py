@@ -170,7 +170,7 @@ def merge_copies(workspace: Workspace) -> CopiesReport:
                 continue
             outcome = _MergeInto(copy, found[0])
             store.update(target, outcome.change)
-            archived = workspace.root / ARCHIVE_DIR / stamp / copy.rel
+            archived = workspace.root / ARCHIVE_DIR / stamp / copy.rel.removeprefix("memory/")
             store.move(copy.path, archived)
         except WorkmemError as exc:
             report.problems.append(f"{copy.rel}: {exc}; the copy was left where it is")
@@ -199,12 +199,17 @@ class _MergeInto:
         self.clean = True
 
     def change(self, current: str | None) -> str:
-        from .merge import merge_file
+        from .merge import merge_file, readable
 
-        if current is None:
-            return self.text
+        if current is None and readable(self.copy.kind, self.text, self.copy.canonical_rel):
+            return self.text  # the file itself is gone: the copy takes its place
         merged = merge_file(
-            self.copy.kind, None, current, self.text, self.copy.canonical_rel, origin=self.copy.rel
+            self.copy.kind,
+            None,
+            current or "",
+            self.text,
+            self.copy.canonical_rel,
+            origin=self.copy.rel,
         )
         self.clean = merged.clean
         return merged.text

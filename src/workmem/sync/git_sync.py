@@ -27,6 +27,7 @@ from ..root import Workspace
 from .gitrepo import GitError, GitResult, common_dir, config_get, git, git_bytes, toplevel
 from .kinds import PATTERNS
 from .machine import machine_tag
+from .reconcile import restore_archived_rows
 from .setup import DRIVER_PREFIX, IGNORE_LINE, drivers_registered
 from .tree import export_files, import_files, memory_files
 
@@ -278,6 +279,8 @@ def _exchange(tree: MemoryTree, report: SyncReport, attempts: int) -> None:
             report.merged = report.merged or merged
             report.conflicts += conflicts
             report.notes += notes
+            if merged:
+                _reconcile(tree, report)
         pushed = tree.push()
         if pushed == "ok":
             report.pushed = True
@@ -291,6 +294,16 @@ def _exchange(tree: MemoryTree, report: SyncReport, attempts: int) -> None:
         f"the remote memory branch kept moving; gave up after {attempts} attempts "
         "(everything is committed locally; run workmem sync again)"
     )
+
+
+def _reconcile(tree: MemoryTree, report: SyncReport) -> None:
+    restored = restore_archived_rows(tree.path)
+    if restored:
+        tree.commit_all("workmem: restore snapshots of sessions continued while archived")
+        report.notes += [
+            f"{sid} was archived on one machine and continued on another; its snapshot is back"
+            for sid in restored
+        ]
 
 
 def _bring_in(store: Store, tree: MemoryTree, imported: str, report: SyncReport) -> None:

@@ -140,6 +140,11 @@ def merge_file(
         base_text = ""  # an unreadable ancestor is no ancestor: merged as a union
     if ours == theirs:
         return Merged(ours)
+    for side, text in (("this side", ours), (origin, theirs)):
+        if not readable(kind, text, path):
+            return keep_both(
+                kind, ours, theirs, path, reason=f"{side}'s version cannot be read", origin=origin
+            )
     try:
         result = _merge_fn(kind)(base_text, ours, theirs, path)
         _CHECKS.get(kind, _no_check)(result.text, path)

@@ -142,11 +142,20 @@ def _merge_metadata(base: list[str], ours: list[str], theirs: list[str]) -> list
         return next((r.values[1] for r in doc.rows if r.key.casefold() == "updated at"), "")
 
     newer_is_theirs = (updated(t), t.render()) > (updated(o), o.render())
+    newer = t if newer_is_theirs else o
 
     def combine(_base: list[str] | None, ours_row: list[str], theirs_row: list[str]) -> list[str]:
         return theirs_row if newer_is_theirs else ours_row
 
-    return merge_table(b, o, t, combine).text.split("\n")
+    merged = TableDocument.parse(merge_table(b, o, t, combine).text)
+    if o.render() != b.render() and t.render() != b.render():
+        # Status follows the newer side, as on the board (an organize's "stale" on one
+        # machine does not win over work done later on another).
+        wanted = {r.key.casefold(): r.values[1] for r in newer.rows}
+        for row in merged.rows:
+            if row.key.casefold() == "status" and "status" in wanted:
+                merged.set_value(row, "Value", wanted["status"])
+    return merged.render().split("\n")
 
 
 def section_body(node: Node, base: list[str], ours: list[str], theirs: list[str]) -> list[str]:

@@ -62,19 +62,25 @@ def _newer(ours: Values, theirs: Values) -> Values:
 
 
 def combine_board_rows(base: Values | None, ours: Values, theirs: Values) -> Values:
-    """One session changed on both sides: each field from the newer side, references as a set."""
+    """One session changed on both sides, field by field.
+
+    A field only one side changed takes that change; one both changed takes the newer
+    row's value. Status and Updated At always follow the newer row: a session marked stale
+    by an organize on one machine (its Updated At unchanged) and worked on at the same time
+    on another is active. Referenced By is merged as a set.
+    """
     newer = _newer(ours, theirs)
     merged: Values = []
     for position in range(len(BOARD_COLUMNS)):
         was = base[position] if base is not None else None
         if position == _REFERENCES:
             merged.append(merge_references(was, ours[position], theirs[position]))
-        elif ours[position] == theirs[position] or theirs[position] == was:
-            merged.append(ours[position])
-        elif ours[position] == was:
-            merged.append(theirs[position])
-        else:
+        elif position in (_STATUS, _UPDATED) or (ours[position] != was and theirs[position] != was):
             merged.append(newer[position])
+        elif ours[position] != was:
+            merged.append(ours[position])
+        else:
+            merged.append(theirs[position])
     return merged
 
 

@@ -117,7 +117,10 @@ def import_files(
     root = store.workspace.root
     transfer = Transfer()
     for rel in sorted(set(paths)):
-        new = read_bytes(tree / rel) if not (tree / rel).is_symlink() else None
+        if (tree / rel).is_symlink():
+            transfer.kept_local.append(rel)  # a link in the branch is never followed or copied
+            continue
+        new = read_bytes(tree / rel)
         base = base_of(rel)
         if new == base:
             continue
