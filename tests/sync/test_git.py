@@ -41,7 +41,10 @@ def test_init_is_idempotent_and_dry_run_writes_nothing(tmp_path: Path) -> None:
     before = {p.name: p.read_bytes() for p in machine.root.iterdir() if p.is_file()}
     with machine.env(T0):
         dry = init_sync(machine.workspace, dry_run=True)
-        assert dry.changes and {p.name: p.read_bytes() for p in machine.root.iterdir() if p.is_file()} == before
+        assert (
+            dry.changes
+            and {p.name: p.read_bytes() for p in machine.root.iterdir() if p.is_file()} == before
+        )
         assert "merge.workmem-board" not in git(machine.root, "config", "--list", "--local")
         first = init_sync(machine.workspace)
         second = init_sync(machine.workspace)
@@ -57,7 +60,9 @@ def test_init_is_idempotent_and_dry_run_writes_nothing(tmp_path: Path) -> None:
     assert driver.endswith("merge-driver board %O %A %B %P")
 
 
-def test_init_outside_git_says_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_outside_git_says_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     machine = Machine("none", tmp_path / "plain")
     machine.root.mkdir()
     with machine.env(T0):
@@ -131,7 +136,9 @@ def test_one_machine_without_sync_keeps_the_seed_id_form(tmp_path: Path) -> None
         assert Board(machine.root).start().session_id == "2026-05-25-1318-tester-agent"
 
 
-def test_offline_commits_locally_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_offline_commits_locally_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     machine = make_machines(tmp_path, 1)[0]
     git(machine.root, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
     with machine.env(T0):
@@ -146,7 +153,9 @@ def test_offline_commits_locally_and_says_so(tmp_path: Path, capsys: pytest.Capt
     assert report.pushed and not report.offline
 
 
-def test_retries_when_another_machine_pushed_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_retries_when_another_machine_pushed_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first, second = make_machines(tmp_path, 2)
     with first.env(T0):
         Board(first.root).register(topic="First")
@@ -169,8 +178,10 @@ def test_retries_when_another_machine_pushed_first(tmp_path: Path, monkeypatch: 
     with second.env(T0.replace(minute=50)):
         report = sync(second.workspace)
     assert report.pushed and report.attempts == 2
-    topics = {r["Topic"] for r in TableDocument.parse(
-        (second.root / "memory" / "index.md").read_text()).records()}
+    topics = {
+        r["Topic"]
+        for r in TableDocument.parse((second.root / "memory" / "index.md").read_text()).records()
+    }
     assert topics == {"First", "Second", "Pushed meanwhile"}
 
 
@@ -194,8 +205,10 @@ def test_a_write_during_the_sync_is_merged_not_overwritten(
     with second.env(T0.replace(minute=30)):
         Board(second.root).register(topic="Before sync")
         sync(second.workspace)
-    topics = {r["Topic"] for r in TableDocument.parse(
-        (second.root / "memory" / "index.md").read_text()).records()}
+    topics = {
+        r["Topic"]
+        for r in TableDocument.parse((second.root / "memory" / "index.md").read_text()).records()
+    }
     assert topics == {"From first", "Before sync", "Written mid-sync"}
     assert (second.root / "memory" / "sessions" / f"{written[0]}.md").is_file()
 

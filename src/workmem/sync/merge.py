@@ -113,6 +113,8 @@ _CHECKS: dict[str, Callable[[str, str], None]] = {
     kinds.TYPED: _check_typed,
 }
 JSON_KINDS = (kinds.EVENTS, kinds.STATE)
+#: Kinds whose merge works around a part it cannot read (a snapshot's Metadata table).
+LENIENT_KINDS = (kinds.SECTIONS,)
 
 
 def readable(kind: str, text: str, path: str) -> bool:
@@ -135,19 +137,25 @@ def merge_file(
     """Merge three versions (``base`` None or "" without an ancestor) of a ``kind`` file."""
     if kind not in kinds.DESCRIPTIONS:
         raise ValueError(f"unknown kind {kind!r}")
-    base_text = base or ""
-    if base_text and not readable(kind, base_text, path):
-        base_text = ""  # an unreadable ancestor is no ancestor: merged as a union
     if ours == theirs:
         return Merged(ours)
-    for side, text in (("this side", ours), (origin, theirs)):
-        if not readable(kind, text, path):
-            return keep_both(
-                kind, ours, theirs, path, reason=f"{side}'s version cannot be read", origin=origin
-            )
+    if kind in LENIENT_KINDS:  # their merge reads around damage, so check the sides first
+        for side, text in (("this side", ours), (origin, theirs)):
+            if not readable(kind, text, path):
+                reason = f"{side}'s version cannot be read"
+                return keep_both(kind, ours, theirs, path, reason=reason, origin=origin)
+    merge = _merge_fn(kind)
+    check = _CHECKS.get(kind, _no_check)
+    base_text = base or ""
     try:
-        result = _merge_fn(kind)(base_text, ours, theirs, path)
-        _CHECKS.get(kind, _no_check)(result.text, path)
+        try:
+            result = merge(base_text, ours, theirs, path)
+        except FormatError:
+            if not base_text or readable(kind, base_text, path):
+                raise
+            # an unreadable ancestor is no ancestor: merged as a union
+            result = merge("", ours, theirs, path)
+        check(result.text, path)
     except FormatError as exc:
         return keep_both(kind, ours, theirs, path, reason=str(exc), origin=origin)
     return result

@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..journal.events import _ID, Event, parse_ledger
+from ..errors import FormatError
+from ..files.jsondoc import parse_json
+from ..journal.events import _ID, Event
 from ..journal.state import parse_state
 from .textmerge import Merged, pick
 
@@ -35,77 +37,97 @@ def _canon(item: Any) -> str:
 
 
 def merge_events(base: str, ours: str, theirs: str, path: str) -> Merged:
-    b = parse_ledger(base, path)
-    o = parse_ledger(ours, path)
-    t = parse_ledger(theirs, path)
-    base_by = {e.id: item for e, item in _pairs(b.items)}
-    ours_pairs = _pairs(o.items)
-    theirs_pairs = _pairs(t.items)
-    theirs_by = {e.id: (e, item) for e, item in theirs_pairs}
-    ours_ids = {e.id for e, _ in ours_pairs}
+    b = _ledger(base, path)
+    o = _ledger(ours, path)
+    t = _ledger(theirs, path)
+    base_by = {key: item for key, item in _pairs(b[0])}
+    ours_pairs = _pairs(o[0])
+    theirs_pairs = _pairs(t[0])
+    theirs_by = dict(theirs_pairs)
+    ours_ids = {key for key, _ in ours_pairs}
     notes: list[str] = []
-    items: list[Any] = [item for item in o.items if Event.from_json(item) is None]
-    renamed: list[tuple[Event, Any]] = []
-    for event, item in ours_pairs:
-        other = theirs_by.get(event.id)
-        was = base_by.get(event.id)
+    items: list[Any] = [item for item in o[0] if not _is_event(item)]
+    renamed: list[tuple[str, Any]] = []
+    for key, item in ours_pairs:
+        other = theirs_by.get(key)
+        was = base_by.get(key)
         if other is None:
-            if was is None or _canon(was) != _canon(item):
+            if was is None or was != item:
                 items.append(item)
             continue
-        other_event, other_item = other
-        if was is None and not _same_event(event, other_event):
-            first, second = sorted([(event, item), other], key=_recorded)
-            items.append(first[1])
-            renamed.append(second)
-            continue
-        chosen, both = pick(
-            _canon(was) if was is not None else None, _canon(item), _canon(other_item)
-        )
-        if both:
-            chosen = _canon(max((event, item), other, key=_recorded)[1])
-        items.append(item if chosen == _canon(item) else other_item)
-    for event, item in theirs_pairs:
-        if event.id in ours_ids:
-            continue
-        was = base_by.get(event.id)
-        if was is None or _canon(was) != _canon(item):
+        if item == other:
             items.append(item)
-    items += [item for item in t.items if Event.from_json(item) is None and item not in items]
+            continue
+        if was is None and not _same_event(item, other):
+            first, second = sorted([item, other], key=_recorded)
+            items.append(first)
+            renamed.append((key, second))
+            continue
+        chosen, both = pick(was, item, other)
+        if both:
+            chosen = max(item, other, key=_recorded)
+        items.append(chosen)
+    for key, item in theirs_pairs:
+        if key in ours_ids:
+            continue
+        was = base_by.get(key)
+        if was is None or was != item:
+            items.append(item)
+    known = {_canon(item) for item in items if not _is_event(item)}
+    items += [i for i in t[0] if not _is_event(i) and _canon(i) not in known]
     highest = max([_number(i) for i in items] + [0])
-    for event, item in renamed:
+    for key, item in renamed:
         highest += 1
         new_id = f"evt-{highest:05d}"
-        notes.append(f"{event.id} was used on both sides; the later event is now {new_id}")
+        notes.append(f"{key} was used on both sides; the later event is now {new_id}")
         items.append({**item, "id": new_id})
-    if o.shape == "list":
+    if o[1] is None:
         return Merged(_dump(items), True, notes)
-    top = _merge_keys(b.top, o.top, t.top)
+    top = _merge_keys(b[1] or {}, o[1], t[1] or {})
     return Merged(_dump({**top, "events": items}), True, notes)
 
 
-def _pairs(items: list[Any]) -> list[tuple[Event, Any]]:
-    pairs = []
-    for index, item in enumerate(items):
-        event = Event.from_json(item)
-        if event is None:
-            continue
-        if not event.id:
-            event.id = f"evt-legacy-{index + 1}"
-        pairs.append((event, item))
-    return pairs
+def _ledger(text: str, path: str) -> tuple[list[Any], dict[str, Any] | None]:
+    """The events list and the other top-level keys (None for a bare list), as the ledger
+    reader accepts them; anything else is a ``FormatError``."""
+    if not text.strip():
+        return [], {"version": 1}
+    data = parse_json(text, path)
+    if isinstance(data, list):
+        return data, None
+    if isinstance(data, dict) and isinstance(data.get("events", []), list):
+        return list(data.get("events", [])), {k: v for k, v in data.items() if k != "events"}
+    raise FormatError('expected a list of events or {"events": [...]}', path=path)
 
 
-def _same_event(a: Event, b: Event) -> bool:
-    return (a.text.strip(), a.type, a.normalized_date) == (
-        b.text.strip(),
-        b.type,
-        b.normalized_date,
+def _is_event(item: Any) -> bool:
+    """What the ledger reader counts as an event (a dict with a non-empty text)."""
+    return (
+        isinstance(item, dict) and isinstance(item.get("text"), str) and bool(item["text"].strip())
     )
 
 
-def _recorded(pair: tuple[Event, Any]) -> tuple[str, str]:
-    return (pair[0].recorded_at or "", _canon(pair[1]))
+def _pairs(items: list[Any]) -> list[tuple[str, Any]]:
+    pairs = []
+    for index, item in enumerate(items):
+        if _is_event(item):
+            pairs.append((str(item.get("id") or f"evt-legacy-{index + 1}"), item))
+    return pairs
+
+
+def _same_event(a: Any, b: Any) -> bool:
+    first, second = Event.from_json(a), Event.from_json(b)
+    if first is None or second is None:
+        return False
+    return (first.text.strip(), first.type, first.normalized_date) == (
+        second.text.strip(),
+        second.type,
+        second.normalized_date,
+    )
+
+
+def _recorded(item: Any) -> tuple[str, str]:
+    return (str(item.get("recorded_at") or ""), _canon(item))
 
 
 def _number(item: Any) -> int:

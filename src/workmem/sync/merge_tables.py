@@ -126,14 +126,14 @@ def merge_table(
         other = theirs_rows.get(key)
         was = base_rows.get(key)
         if other is None:
-            if was is not None and was.values == row.values:
+            if was is not None and _same(was, row):
                 continue  # deleted on their side, untouched on ours
             if was is not None:
                 notes.append(f"kept {key}: deleted on one side, changed on the other")
             rows.append(row)
-        elif other.values == row.values or (was is not None and other.values == was.values):
+        elif _same(other, row) or (was is not None and _same(other, was)):
             rows.append(row)
-        elif was is not None and row.values == was.values:
+        elif was is not None and _same(row, was):
             rows.append(other)
         else:
             rows.append(Row(combine(was.values if was else None, row.values, other.values)))
@@ -141,7 +141,7 @@ def merge_table(
         if key in ours_rows:
             continue
         was = base_rows.get(key)
-        if was is not None and was.values == other.values:
+        if was is not None and _same(was, other):
             continue  # deleted on our side, untouched on theirs
         if was is not None:
             notes.append(f"kept {key}: deleted on one side, changed on the other")
@@ -158,6 +158,13 @@ def merge_table(
         trailing_newline=ours.trailing_newline,
     )
     return Merged(merged.render(), True, notes)
+
+
+def _same(a: Row, b: Row) -> bool:
+    """Equal values; the same source line says so without unescaping 9 cells (10,000 rows)."""
+    if a.raw is not None and a.raw == b.raw:
+        return True
+    return a.values == b.values
 
 
 def _by_key(rows: Sequence[Row]) -> dict[str, Row]:
