@@ -4,7 +4,8 @@ Cases (each side diverged from a common ancestor, as in a real merge):
 - board: a 10,000-row board; each side changed 500 rows and added 500 (1,000 rows each),
   with 100 rows changed on both sides;
 - daily log: a busy day of 200 session entries; each side appended 100 more;
-- events: a 5,000-event ledger; each side added 500 events, numbered as each machine would.
+- events: a 5,000-event ledger; each side added 500 events, numbered as each machine would;
+- the session-start hook's look for cloud conflict copies among 10,000 snapshots.
 
 For each: the merge in process (median of runs) and the driver as git runs it, a fresh
 ``workmem merge-driver`` process (median wall time). Target: driver under 1 s.
@@ -149,6 +150,21 @@ def main() -> None:
         print(f"{label:<42} {times}  <{TARGET_S:.0f} s {verdict}")
     board = merge_file("board", *boards(), "memory/index.md").text
     print(f"merged board rows: {board.count(chr(10)) - 4:,} (10,000 + 500 + 500 new)")
+    print(f"session-start conflict-copy scan, 10,000 snapshots: {copy_scan(args.runs):.1f} ms")
+
+
+def copy_scan(runs: int) -> float:
+    """What the session-start hook adds: looking for conflict copies in a big memory folder."""
+    from workmem.root import Workspace
+    from workmem.sync.copies import copies_notice
+
+    with tempfile.TemporaryDirectory() as folder:
+        sessions = Path(folder) / "memory" / "sessions"
+        sessions.mkdir(parents=True)
+        for n in range(10_000):
+            (sessions / f"2026-04-01-0900-agent-{n}.md").write_text("x")
+        workspace = Workspace(Path(folder))
+        return median(partial(copies_notice, workspace), runs) * 1000
 
 
 if __name__ == "__main__":

@@ -232,3 +232,46 @@ def test_local_state_is_never_committed_and_project_history_is_untouched(tmp_pat
     assert git(machine.root, "log", "--oneline", "--all", "--", "memory").count("\n") >= 1
     assert git(machine.root, "status", "--porcelain", "--", "memory", "MEMORY.md") == ""
     assert memory_snapshot(machine.root)
+
+
+def _shared_session(tmp_path: Path) -> tuple[Machine, Machine, str]:
+    first, second = make_machines(tmp_path, 2)
+    with first.env(T0):
+        session = Board(first.root).register(topic="Shared", context="Work.").session_id
+        sync(first.workspace)
+    with second.env(T0.replace(minute=20)):
+        sync(second.workspace)
+    return first, second, session
+
+
+def test_archived_here_updated_there_keeps_the_update(tmp_path: Path) -> None:
+    first, second, session = _shared_session(tmp_path)
+    with first.env(T0.replace(hour=14)):
+        Board(first.root).archive(session)
+        sync(first.workspace)
+    with second.env(T0.replace(hour=15)):
+        Board(second.root).update(session, sections={"Next Actions": "still going"})
+        report = sync(second.workspace)
+    assert report.pushed  # git follows the archive move (a rename) with the update
+    snapshot = (second.root / "memory" / "sessions" / f"{session}.md").read_text()
+    assert "still going" in snapshot
+    assert session in board_ids(second.root)
+    with second.env(T0.replace(hour=16)):
+        assert run(second.workspace).healthy
+
+
+def test_archived_here_continued_there_brings_the_snapshot_back(tmp_path: Path) -> None:
+    first, second, session = _shared_session(tmp_path)
+    with first.env(T0.replace(hour=14)):
+        Board(first.root).archive(session)
+        sync(first.workspace)
+    with second.env(T0.replace(hour=15)):
+        follower = Board(second.root).register(topic="Follow-up").session_id
+        Board(second.root).continue_from(session, as_id=follower)
+        report = sync(second.workspace)
+    assert any("its snapshot is back" in note for note in report.notes)
+    for machine in (second, first):
+        with machine.env(T0.replace(hour=16)):
+            sync(machine.workspace)
+            assert (machine.root / "memory" / "sessions" / f"{session}.md").is_file()
+            assert run(machine.workspace).healthy

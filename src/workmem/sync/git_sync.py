@@ -157,6 +157,10 @@ class MemoryTree:
         if self.git("merge-base", "--is-ancestor", theirs, "HEAD", check=False).ok:
             return False, [], []
         done = self.git(
+            # A folder emptied by an archive (sessions/ moved to archive/<id>/) must not
+            # carry the other side's new snapshots along with it.
+            "-c",
+            "merge.directoryRenames=false",
             "merge",
             "--no-edit",
             "--allow-unrelated-histories",
@@ -196,7 +200,7 @@ class MemoryTree:
             texts = [(s or b"").decode("utf-8", "replace") for s in stages]
             merged = merge_file("text", texts[0], texts[1], texts[2], rel)
             path.write_text(merged.text, encoding="utf-8")
-        self.git("add", "--", rel)
+        self.git("add", "--force", "--", rel)
 
     def push(self) -> str:
         """'ok', 'rejected' (someone pushed first) or 'offline'."""
@@ -299,9 +303,9 @@ def _exchange(tree: MemoryTree, report: SyncReport, attempts: int) -> None:
 def _reconcile(tree: MemoryTree, report: SyncReport) -> None:
     restored = restore_archived_rows(tree.path)
     if restored:
-        tree.commit_all("workmem: restore snapshots of sessions continued while archived")
+        tree.commit_all("workmem: restore snapshots of sessions worked on while archived")
         report.notes += [
-            f"{sid} was archived on one machine and continued on another; its snapshot is back"
+            f"{sid} was archived on one machine and worked on on another; its snapshot is back"
             for sid in restored
         ]
 

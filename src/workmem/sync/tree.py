@@ -134,32 +134,29 @@ def import_files(
             elif new is None:
                 transfer.kept_local.append(rel)  # changed here, removed there: kept
                 continue
+            elif current is None:
+                result = new  # removed here during the sync, changed there: kept
+            elif (kind := kind_of(rel)) is None:
+                transfer.kept_local.append(rel)  # no merge for this file: ours stays
+                continue
             else:
-                kind = kind_of(rel)
-                if kind is None or current is None:
+                try:
+                    text, style = decode(current, rel)
+                    merged = merge_file(
+                        kind,
+                        decode(base, rel)[0] if base is not None else "",
+                        text,
+                        decode(new, rel)[0],
+                        rel,
+                        origin="the other machine",
+                    )
+                except FormatError:
                     transfer.kept_local.append(rel)
-                    if current is None:
-                        result = new
-                    else:
-                        continue
-                else:
-                    try:
-                        text, style = decode(current, rel)
-                        merged = merge_file(
-                            kind,
-                            decode(base, rel)[0] if base is not None else "",
-                            text,
-                            decode(new, rel)[0],
-                            rel,
-                            origin="the other machine",
-                        )
-                    except FormatError:
-                        transfer.kept_local.append(rel)
-                        continue
-                    result = encode(merged.text, style)
-                    transfer.merged.append(rel)
-                    if not merged.clean:
-                        transfer.conflicts.append(rel)
+                    continue
+                result = encode(merged.text, style)
+                transfer.merged.append(rel)
+                if not merged.clean:
+                    transfer.conflicts.append(rel)
             _write(target, result)
             transfer.changed.append(rel)
     return transfer
