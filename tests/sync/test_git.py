@@ -275,3 +275,22 @@ def test_archived_here_continued_there_brings_the_snapshot_back(tmp_path: Path) 
             sync(machine.workspace)
             assert (machine.root / "memory" / "sessions" / f"{session}.md").is_file()
             assert run(machine.workspace).healthy
+
+
+def test_project_git_settings_do_not_stop_memory_commits(tmp_path: Path) -> None:
+    """Signing required, fast-forward-only merges, a failing pre-commit hook: the project's
+    rules for its own commits, which the memory branch's commits are not."""
+    first, second = make_machines(tmp_path, 2)
+    for machine in (first, second):
+        git(machine.root, "config", "commit.gpgsign", "true")
+        git(machine.root, "config", "merge.ff", "only")
+        hook = machine.root / ".git" / "hooks" / "pre-commit"
+        hook.write_text("#!/bin/sh\nexit 1\n")
+        hook.chmod(0o755)
+    for number, machine in enumerate((first, second)):
+        with machine.env(T0.replace(minute=number)):
+            Board(machine.root).register(topic=f"topic {number}")
+            assert sync(machine.workspace).pushed
+    with first.env(T0.replace(minute=5)):
+        assert sync(first.workspace).pushed
+    assert {"topic 0", "topic 1"} <= {r.topic for r in Board(first.root).list()}

@@ -75,7 +75,9 @@ class MemoryTree:
         )
 
     def git(self, *args: str, check: bool = True) -> GitResult:
-        return git(self.path, *self._ident, *args, check=check)
+        # Memory commits are workmem's own: a signing requirement or a hook of the project
+        # must not stop them (the project's own commits are untouched).
+        return git(self.path, *self._ident, "-c", "commit.gpgsign=false", *args, check=check)
 
     def rev(self, ref: str) -> str | None:
         found = git(self.top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
@@ -162,6 +164,8 @@ class MemoryTree:
             "-c",
             "merge.directoryRenames=false",
             "merge",
+            "--ff",
+            "--no-verify",
             "--no-edit",
             "--allow-unrelated-histories",
             "-m",
