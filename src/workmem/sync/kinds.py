@@ -24,7 +24,7 @@ TEXT = "text"
 DESCRIPTIONS: dict[str, str] = {
     TEXT: "any other memory note, line by line",
     LOG: "daily logs and the archive, by entry in time order",
-    SECTIONS: "session snapshots and notes, by section and item",
+    SECTIONS: "session snapshots (archived too) and notes, by section and item",
     TYPED: "typed memories, frontmatter by key and body by section",
     BOARD: "the session board, by row and field",
     LOG_INDEX: "the daily-log index, by date",
@@ -41,6 +41,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("memory/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].md", LOG),
     ("memory/archive.md", LOG),
     ("memory/sessions/*.md", SECTIONS),
+    ("memory/archive/*/session.md", SECTIONS),
     ("memory/relay-snapshot.md", SECTIONS),
     ("memory/project_*.md", TYPED),
     ("memory/feedback_*.md", TYPED),
@@ -67,7 +68,7 @@ _FIXED = {
     "memory/relay-snapshot.md": SECTIONS,
 }
 _DAILY = re.compile(r"^memory/\d{4}-\d{2}-\d{2}\.md$")
-_SESSION = re.compile(r"^memory/sessions/[^/]+\.md$")
+_SESSION = re.compile(r"^memory/(?:sessions/[^/]+|archive/[^/]+/session)\.md$")
 _TYPED = re.compile(r"^memory/(?:project|feedback|user|reference)_[^/]+\.md$")
 LOCAL_STATE = "memory/.workmem/"
 
