@@ -294,3 +294,19 @@ def test_project_git_settings_do_not_stop_memory_commits(tmp_path: Path) -> None
     with first.env(T0.replace(minute=5)):
         assert sync(first.workspace).pushed
     assert {"topic 0", "topic 1"} <= {r.topic for r in Board(first.root).list()}
+
+
+def test_memory_root_in_a_subfolder_of_the_repository(tmp_path: Path) -> None:
+    top = tmp_path / "repo"
+    (top / "service").mkdir(parents=True)
+    git(top, "init", "--quiet")
+    (top / "service" / "workmem.toml").write_text("")
+    machine = Machine("sub", top / "service")
+    with machine.env(T0):
+        init_sync(machine.workspace)
+        Board(machine.root).register(topic="Nested")
+    assert "service/memory/index.md merge=workmem-board" in (top / ".gitattributes").read_text()
+    assert "service/memory/.workmem/" in (top / ".gitignore").read_text()
+    attr = git(top, "check-attr", "merge", "--", "service/memory/sessions/a.md").strip()
+    assert attr.endswith("merge: workmem-sections")
+    assert "machine_ids = true" in (top / "service" / "workmem.toml").read_text()
