@@ -79,19 +79,19 @@ def test_plain_git_merge_uses_the_drivers(tmp_path: Path) -> None:
         Board(root).register(topic="Base", sections={"Decisions": "D0"})
     git(root, "config", "user.email", "t@example.invalid")
     git(root, "config", "user.name", "t")
-    git(root, "add", "-f", "memory", ".gitattributes", ".gitignore")
+    git(root, "add", "-f", "memory", ":(exclude)memory/.workmem", ".gitattributes", ".gitignore")
     git(root, "commit", "--quiet", "-m", "base")
     git(root, "checkout", "--quiet", "-b", "other")
     with machine.env(T0.replace(hour=15)):
         theirs = Board(root).register(topic="Theirs").session_id
         MemoryWriter(root).end_session(session_summary="theirs", resumption_note="t")
-    git(root, "add", "-f", "memory")
+    git(root, "add", "-f", "memory", ":(exclude)memory/.workmem")
     git(root, "commit", "--quiet", "-m", "theirs")
     git(root, "checkout", "--quiet", "-")
     with machine.env(T0.replace(hour=14)):
         ours = Board(root).register(topic="Ours").session_id
         MemoryWriter(root).end_session(session_summary="ours", resumption_note="o")
-    git(root, "add", "-f", "memory")
+    git(root, "add", "-f", "memory", ":(exclude)memory/.workmem")
     git(root, "commit", "--quiet", "-m", "ours")
     git(root, "merge", "--quiet", "--no-edit", "other")
     assert {ours, theirs} <= board_ids(root)
