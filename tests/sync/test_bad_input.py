@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -135,6 +136,8 @@ def test_paths_outside_the_root_and_symlinks_are_refused(tmp_path: Path) -> None
     (root / "memory" / "linked").symlink_to(outside)
     (root / "memory" / "link.md").symlink_to(outside / "secret.md")
     (root / "memory" / "index.md").write_text("x")
+    os.mkfifo(root / "memory" / "pipe.md")  # reading it would hang a sync
+    (root / "memory" / ".index.md.123.0.tmp").write_text("a writer's temp")
     assert sorted(memory_files(root)) == ["memory/index.md"]
     for rel in ("../x.md", "memory/../../x.md", "/etc/passwd", "memory/linked/y.md"):
         with pytest.raises(WriteError):

@@ -44,8 +44,8 @@ def memory_files(root: Path) -> dict[str, Path]:
         ]
         for name in filenames:
             path = here / name
-            if path.is_symlink() or (name.startswith(".") and name.endswith(".tmp")):
-                continue
+            if path.is_symlink() or not path.is_file() or name.endswith(".tmp"):
+                continue  # links, FIFOs and the like, writers' temp files
             found[f"{rel_dir}/{name}"] = path
     return found
 
@@ -126,7 +126,7 @@ def import_files(
             continue
         target = safe_target(root, rel)
         with store.lock(target):
-            current = read_bytes(target)
+            current = store.read_bytes(target)
             if current == new:
                 continue
             if current == base:
@@ -157,17 +157,16 @@ def import_files(
                 transfer.merged.append(rel)
                 if not merged.clean:
                     transfer.conflicts.append(rel)
-            _write(target, result)
+            _write(store, target, result)
             transfer.changed.append(rel)
     return transfer
 
 
-def _write(target: Path, data: bytes | None) -> None:
+def _write(store: Store, target: Path, data: bytes | None) -> None:
+    """Under the file's lock (held by the caller): write and verify, or remove."""
     if data is None:
         target.unlink(missing_ok=True)
         if target.exists():
-            raise WriteError(f"could not remove {target.name}")
+            raise WriteError(f"could not remove {store.show(target)}")
         return
-    atomic_write_bytes(target, data)
-    if read_bytes(target) != data:
-        raise WriteError(f"{target.name}: re-read after writing does not match")
+    store.write_bytes(target, data)
