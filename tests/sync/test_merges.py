@@ -66,6 +66,17 @@ def sid(machine: Machine) -> str:
     return next(r.session_id for r in Board(machine.root).list() if r.topic == "Auth")
 
 
+def end_on_both(
+    trio: tuple[Machine, Machine, Machine],
+    ours: tuple[datetime, str, str],
+    theirs: tuple[datetime, str, str],
+) -> None:
+    """Each side ends a session: (when, summary, resumption note)."""
+    for machine, (when, summary, note) in zip(trio[1:], (ours, theirs), strict=True):
+        with machine.env(when):
+            MemoryWriter(machine.root).end_session(session_summary=summary, resumption_note=note)
+
+
 def test_board_rows_union_and_newer_fields_win(trio: tuple[Machine, Machine, Machine]) -> None:
     base, ours, theirs = trio
     session = sid(base)
@@ -170,11 +181,7 @@ def test_snapshot_items_from_both_sides_and_markers(trio: tuple[Machine, Machine
 def test_daily_log_entries_in_time_order_duplicates_once(
     trio: tuple[Machine, Machine, Machine],
 ) -> None:
-    _, ours, theirs = trio
-    with theirs.env(at(14)):
-        MemoryWriter(theirs.root).end_session(session_summary="theirs early", resumption_note="t")
-    with ours.env(at(15)):
-        MemoryWriter(ours.root).end_session(session_summary="ours late", resumption_note="o")
+    end_on_both(trio, (at(15), "ours late", "o"), (at(14), "theirs early", "t"))
     text, clean = merged(trio, "memory/2026-05-25.md")
     assert clean
     assert text.count("base day") == 1
@@ -195,11 +202,7 @@ def test_events_union_and_same_number_on_both_sides(trio: tuple[Machine, Machine
 
 
 def test_state_counters_flags_and_latest_session(trio: tuple[Machine, Machine, Machine]) -> None:
-    _, ours, theirs = trio
-    with ours.env(at(14)):
-        MemoryWriter(ours.root).end_session(session_summary="ours", resumption_note="o")
-    with theirs.env(at(15)):
-        MemoryWriter(theirs.root).end_session(session_summary="theirs", resumption_note="t")
+    end_on_both(trio, (at(14), "ours", "o"), (at(15), "theirs", "t"))
     text, clean = merged(trio, "memory/state.json")
     state = json.loads(text)
     assert clean
@@ -222,11 +225,7 @@ def test_state_flag_cleared_on_one_side_stays_cleared() -> None:
 
 
 def test_resumption_newer_on_top_other_kept(trio: tuple[Machine, Machine, Machine]) -> None:
-    _, ours, theirs = trio
-    with ours.env(at(14)):
-        MemoryWriter(ours.root).end_session(session_summary="o", resumption_note="ours note")
-    with theirs.env(at(15)):
-        MemoryWriter(theirs.root).end_session(session_summary="t", resumption_note="theirs note")
+    end_on_both(trio, (at(14), "o", "ours note"), (at(15), "t", "theirs note"))
     text, clean = merged(trio, "memory/resumption.md")
     from workmem.journal.resumption import parse
 
@@ -295,11 +294,7 @@ def test_typed_memory_both_sides_changed_keeps_both_texts(tmp_path: Path) -> Non
 
 
 def test_log_index_rows_by_date(trio: tuple[Machine, Machine, Machine]) -> None:
-    _, ours, theirs = trio
-    with ours.env(datetime(2026, 5, 26, 9, 0)):
-        MemoryWriter(ours.root).end_session(session_summary="ours 26", resumption_note="o")
-    with theirs.env(at(16)):
-        MemoryWriter(theirs.root).end_session(session_summary="theirs 25", resumption_note="t")
+    end_on_both(trio, (datetime(2026, 5, 26, 9, 0), "ours 26", "o"), (at(16), "theirs 25", "t"))
     text, clean = merged(trio, "memory/log-index.md")
     table = {r["Date"]: r for r in TableDocument.parse(text).records()}
     assert clean and list(table) == ["2026-05-26", "2026-05-25"]
