@@ -72,7 +72,10 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Record what happens", ("session", "note", "event", "memory", "wrap", "end", "notes")),
     ("Recall it", ("search", "get", "timeline", "load")),
     ("Hand over to the next session", ("relay", "context")),
-    ("Maintain the memory", ("organize", "maintain", "curate", "reindex", "migrate", "doctor")),
+    (
+        "Maintain the memory",
+        ("organize", "maintain", "curate", "reindex", "migrate", "doctor", "sync", "merge-driver"),
+    ),
     ("Integrate with your agents", ("setup", "init", "hooks", "hook", "say", "mcp", "bootstrap")),
     ("Inspect", ("platform", "transcripts", "serve", "bench")),
 )

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..root import Workspace
-from .kinds import LOCAL_STATE, TEXT, kind_of
+from .kinds import LOCAL_STATE, LOG_INDEX, TEXT, kind_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
@@ -158,6 +158,7 @@ def merge_copies(workspace: Workspace) -> CopiesReport:
     from .. import clock
     from ..errors import WorkmemError
     from ..files.store import Store
+    from .reconcile import daily_log_days, refresh_log_index
 
     store = Store(workspace)
     report = CopiesReport()
@@ -183,6 +184,9 @@ def merge_copies(workspace: Workspace) -> CopiesReport:
                 "archived": store.show(archived),
             }
         )
+        days = daily_log_days([copy.canonical_rel])
+        if days or copy.kind == LOG_INDEX:  # the index is derived from the logs
+            refresh_log_index(workspace.root, days or None)
         if not outcome.clean:
             report.conflicts.append(
                 f"{copy.canonical_rel}: both versions kept in the file (settle by hand)"

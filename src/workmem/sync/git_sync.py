@@ -27,7 +27,7 @@ from ..root import Workspace
 from .gitrepo import GitError, GitResult, common_dir, config_get, git, git_bytes, toplevel
 from .kinds import PATTERNS
 from .machine import machine_tag
-from .reconcile import restore_archived_rows
+from .reconcile import daily_log_days, refresh_log_index, restore_archived_rows
 from .setup import DRIVER_PREFIX, IGNORE_LINE, drivers_registered
 from .tree import export_files, import_files, memory_files
 
@@ -129,7 +129,9 @@ class MemoryTree:
         return git_bytes(self.path, "cat-file", "blob", f"{rev}:{rel}")
 
     def commit_all(self, message: str) -> bool:
-        self.git("add", "-A", "--force", "--", ".")  # info/exclude (shared) hides memory/
+        # --force: the clone's info/exclude (shared by work trees) hides memory/; local state
+        # (locks of the index refresh) stays out all the same.
+        self.git("add", "-A", "--force", "--", ".", ":(exclude)memory/.workmem")
         if self.git("diff", "--cached", "--quiet", check=False).ok:
             return False
         self.git("commit", "--quiet", "--no-verify", "-m", message)
@@ -263,6 +265,7 @@ def sync(
             lambda rel: exported.get(rel),
         )
         report.imported = back.changed
+        refresh_log_index(workspace.root, daily_log_days(back.merged))
         report.conflicts += [
             f"{rel}: changed here during the sync, merged" for rel in back.conflicts
         ]
@@ -305,6 +308,8 @@ def _exchange(tree: MemoryTree, report: SyncReport, attempts: int) -> None:
 
 
 def _reconcile(tree: MemoryTree, report: SyncReport) -> None:
+    """After a merge commit: what no single file's merge can see (``reconcile``)."""
+    merged = tree.git("diff", "--name-only", "-z", "HEAD^1", "HEAD", check=False).out
     restored = restore_archived_rows(tree.path)
     if restored:
         tree.commit_all("workmem: restore snapshots of sessions worked on while archived")
@@ -312,6 +317,9 @@ def _reconcile(tree: MemoryTree, report: SyncReport) -> None:
             f"{sid} was archived on one machine and worked on on another; its snapshot is back"
             for sid in restored
         ]
+    days = daily_log_days(p for p in merged.split("\0") if p)
+    if days and refresh_log_index(tree.path, days):
+        tree.commit_all("workmem: log index rows from the merged daily logs")
 
 
 def _bring_in(store: Store, tree: MemoryTree, imported: str, report: SyncReport) -> None:
