@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test lint typecheck unit bench clean agents
+.PHONY: install demo test lint typecheck unit bench sync-soak clean agents
 
 install: $(TEST_STAMP)
 
@@ -54,6 +54,11 @@ bench: install
 	$(BIN)/python bench/transcript_size.py --huge-mb 100
 	if [ -d ../shared/data/continuity ]; then \
 		$(BIN)/workmem bench continuity --data ../shared/data/continuity; fi
+	$(BIN)/python bench/sync.py
+
+# The three-machine sync property test with many more random runs than `make test` does.
+sync-soak: install
+	WORKMEM_SYNC_EXAMPLES=$${WORKMEM_SYNC_EXAMPLES:-60} $(BIN)/pytest -q tests/sync/test_three_clones.py
 
 # The viewer's browser tests (tests/web/test_browser.py) drive Debian's headless Chromium
 # and need a Chinese font; without them those tests skip and say so. Installs both (apt, as

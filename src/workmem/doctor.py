@@ -24,6 +24,7 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("workmem.journal.consistency", "check_journal"),
     ("workmem.platforms.hook_command", "check_hook_commands"),
     ("workmem.platforms.steps", "check_platform_steps"),
+    ("workmem.sync.copies", "check_sync"),
 )
 
 

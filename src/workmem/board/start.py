@@ -50,8 +50,10 @@ def allocate_id(ctx: BoardContext, taken: set[str], agent_name: str) -> str:
     issued before (``issued``). The chosen ID is recorded as issued before it is returned;
     callers hold the board lock, so two allocations never pick the same one.
     """
+    from ..sync.machine import id_suffix  # "-<machine>" when memory is shared
+
     issued = issued_ids(ctx.store)
-    base = base_session_id(ctx.now(), agent_name)
+    base = base_session_id(ctx.now(), agent_name) + id_suffix(ctx.settings)
     candidate, suffix = base, 1
     while candidate in taken or candidate in issued or _on_disk(ctx, candidate):
         suffix += 1

@@ -62,6 +62,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reindex": ("workmem.cli.search_cmds", "refresh the search index (--full: rebuild and swap)"),
     "bench": ("workmem.cli.search_cmds", "benchmarks: search recall (locomo), continuity"),
     "setup": ("workmem.cli.setup_cmds", "set workmem up for this project (hooks, memory, git)"),
+    "sync": ("workmem.cli.sync_cmds", "share memory through git; merge cloud conflict copies"),
+    "merge-driver": ("workmem.cli.sync_cmds", "merge one memory file for git (see sync init)"),
 }
 
 
@@ -70,7 +72,10 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Record what happens", ("session", "note", "event", "memory", "wrap", "end", "notes")),
     ("Recall it", ("search", "get", "timeline", "load")),
     ("Hand over to the next session", ("relay", "context")),
-    ("Maintain the memory", ("organize", "maintain", "curate", "reindex", "migrate", "doctor")),
+    (
+        "Maintain the memory",
+        ("organize", "maintain", "curate", "reindex", "migrate", "doctor", "sync", "merge-driver"),
+    ),
     ("Integrate with your agents", ("setup", "init", "hooks", "hook", "say", "mcp", "bootstrap")),
     ("Inspect", ("platform", "transcripts", "serve", "bench")),
 )

@@ -30,8 +30,10 @@ def on_session_start(run: HookRun) -> Reply:
         )
         return Reply(context=resumed.text)
     from ..continuity.save import failure_line
+    from ..sync.copies import copies_notice  # one line when a cloud folder left copies
 
     parts = [head, failure_line(run.workspace) or "", *_startup_parts(run)]
+    parts.append(copies_notice(run.workspace) or "")
     return Reply(context="\n\n".join(p.strip() for p in parts if p and p.strip()))
 
 
