@@ -235,7 +235,7 @@ def test_cursor_contract(
 def _node() -> str:
     """A Node that runs TypeScript as OpenClaw's hook loader does (type stripping: 22.6+)."""
     for candidate in (NODE_BIN / "node", shutil.which("node")):
-        if candidate is None:
+        if candidate is None or not Path(candidate).is_file():
             continue
         version = subprocess.run(
             [str(candidate), "--version"], capture_output=True, text=True, check=False
