@@ -10,7 +10,8 @@ English, Traditional and Simplified Chinese, Japanese and Korean.
   and the system locale's Chinese when the text has none of those.
 * Words in Latin letters count against CJK characters, two words to a character, so a
   Chinese sentence with a few English terms is Chinese and an English one quoting 收工
-  is English. Code (fenced blocks, inline spans) is not the user's language and is
+  is English; a sentence of CJK letters (``SENTENCE_RUN``) is the user's own words
+  whatever surrounds it. Code (fenced blocks, inline spans) is not the user's language and is
   skipped. Fewer than two words and two characters say nothing. Only the first and last
   ``SAMPLE`` characters are read: a pasted log costs nothing more.
 """
@@ -23,7 +24,7 @@ from collections.abc import Mapping
 
 #: characters looked at from each end of a message: a language shows in its first lines,
 #: and a question asked after a long paste in its last ones
-SAMPLE = 600
+SAMPLE = 400
 
 # Aligned pairs: the Traditional form, then the Simplified one, of characters common in
 # what people say to a coding agent. Characters both scripts use for something (里, 后,
@@ -72,6 +73,81 @@ def _without_code(text: str, *, tail: bool = False) -> str:
     return "\n".join(kept)
 
 
+#: CJK letters in one run (punctuation and spaces between them allowed) that make a
+#: sentence: the user's own words even when a longer paste around them is English
+SENTENCE_RUN = 8
+
+
+class _Counts:
+    """Letters of each script in a sample, and the words in Latin letters."""
+
+    __slots__ = (
+        "han",
+        "hangul",
+        "japanese",
+        "kana",
+        "no",
+        "run",
+        "simplified",
+        "traditional",
+        "words",
+    )
+
+    def __init__(self, sample: str) -> None:
+        hangul = kana = no = han = words = longest = run = 0
+        traditional = simplified = japanese = 0
+        in_word = False
+        for char in sample:  # one pass, no calls: this runs on every prompt
+            if char.isascii():
+                letter = char.isalpha()
+                if letter and not in_word:
+                    words += 1
+                in_word = letter
+                if char.isalnum():
+                    run = 0
+                continue
+            in_word = False
+            code = ord(char)
+            if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF:
+                han += 1
+                if char in TRADITIONAL_ONLY:
+                    traditional += 1
+                elif char in SIMPLIFIED_ONLY:
+                    simplified += 1
+                elif char in JAPANESE_ONLY:
+                    japanese += 1
+            elif 0x3040 <= code <= 0x30FF:
+                if char in "のノー":
+                    no += 1
+                else:
+                    kana += 1
+            elif 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
+                hangul += 1
+            else:
+                continue  # punctuation and symbols neither count nor end a run
+            run += 1
+            longest = max(longest, run)
+        self.hangul, self.kana, self.no, self.han, self.words = hangul, kana, no, han, words
+        self.traditional, self.simplified, self.japanese = traditional, simplified, japanese
+        self.run = longest
+
+    @property
+    def cjk(self) -> int:
+        return self.hangul + self.kana + self.no + self.han
+
+    def east_asian(self, hint: str | None, locale_chinese: str) -> str:
+        if self.hangul >= 2 and self.hangul >= self.kana + self.no:
+            return "ko"
+        ja = self.japanese
+        if self.kana or (self.no and ja) or ja > self.traditional + self.simplified:
+            return "ja"
+        if hint in ("ja", "ko") and not (self.traditional or self.simplified):
+            return hint
+        if self.simplified != self.traditional:
+            return "zh-CN" if self.simplified > self.traditional else "zh-TW"
+        return locale_chinese or "zh-TW"
+
+
 def from_text(text: str | None, *, hint: str | None = None, locale_chinese: str = "") -> str | None:
     """The language ``text`` is written in, or ``None`` when it does not say.
 
@@ -84,46 +160,11 @@ def from_text(text: str | None, *, hint: str | None = None, locale_chinese: str 
     sample = _without_code(text[:SAMPLE])
     if len(text) > SAMPLE:
         sample += "\n" + _without_code(text[-SAMPLE:].partition("\n")[2], tail=True)
-    hangul = kana = no = han = traditional = simplified = japanese = words = 0
-    in_word = False
-    for char in sample:
-        code = ord(char)
-        if char.isascii():
-            letter = char.isalpha()
-            if letter and not in_word:
-                words += 1
-            in_word = letter
-            continue
-        in_word = False
-        if 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
-            hangul += 1
-        elif 0x3040 <= code <= 0x30FF:
-            if char in "のノー":
-                no += 1
-            else:
-                kana += 1
-        elif 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF:
-            han += 1
-            if char in TRADITIONAL_ONLY:
-                traditional += 1
-            elif char in SIMPLIFIED_ONLY:
-                simplified += 1
-            elif char in JAPANESE_ONLY:
-                japanese += 1
-    cjk = hangul + kana + no + han
-    if cjk >= 2 and cjk * 2 > words:
-        if hangul >= kana + no and hangul >= 2:
-            return "ko"
-        if kana or (no and japanese) or (japanese and japanese > traditional + simplified):
-            return "ja"
-        if hint in ("ja", "ko") and han and not (traditional or simplified):
-            return hint
-        if simplified > traditional:
-            return "zh-CN"
-        if traditional > simplified:
-            return "zh-TW"
-        return locale_chinese or "zh-TW"
-    if words >= 2:
+    counts = _Counts(sample)
+    cjk = counts.cjk
+    if cjk >= 2 and (cjk * 2 > counts.words or counts.run >= SENTENCE_RUN):
+        return counts.east_asian(hint, locale_chinese)
+    if counts.words >= 2:
         return "en"
     return hint if hint in ("en", "ja", "ko") else None
 
