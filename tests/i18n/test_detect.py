@@ -27,6 +27,8 @@ from workmem.i18n.detect import SAMPLE, from_locale, from_text, system_language
         ("Please refactor the parser module", "en"),
         ("wrap up", "en"),
         ("what does 收工 mean in this project?", "en"),  # an English question quoting it
+        ("接續 memory 2026-05-25-1318-cursor-main-agent", "zh-TW"),  # an ID is no English
+        ("continue memory 2026-05-25-1318-cursor-main-agent", "en"),
     ],
 )
 def test_the_language_of_a_message(text: str, expected: str) -> None:

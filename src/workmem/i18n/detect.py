@@ -8,12 +8,13 @@ English, Traditional and Simplified Chinese, Japanese and Korean.
   only Japanese uses (実, 関, 続 …) is Japanese; other Chinese characters are Chinese,
   Traditional or Simplified by the characters only one of them writes (這/这, 會/会 …),
   and the system locale's Chinese when the text has none of those.
-* Words in Latin letters count against CJK characters, two words to a character, so a
-  Chinese sentence with a few English terms is Chinese and an English one quoting 收工
-  is English; a sentence of CJK letters (``SENTENCE_RUN``) is the user's own words
-  whatever surrounds it. Code (fenced blocks, inline spans) is not the user's language and is
-  skipped. Fewer than two words and two characters say nothing. Only the first and last
-  ``SAMPLE`` characters are read: a pasted log costs nothing more.
+* Words in Latin letters (not IDs, dates or versions: nothing with a digit) count against
+  CJK characters, two words to a character, so a Chinese sentence with a few English terms
+  is Chinese and an English one quoting 收工 is English; a sentence of CJK letters
+  (``SENTENCE_RUN``) is the user's own words whatever surrounds it. Code (fenced blocks,
+  inline spans) is not the user's language and is skipped. Fewer than two words and two
+  characters say nothing. Only the first and last ``SAMPLE`` characters are read: a
+  pasted log costs nothing more.
 """
 
 from __future__ import annotations
@@ -96,17 +97,21 @@ class _Counts:
     def __init__(self, sample: str) -> None:
         hangul = kana = no = han = words = longest = run = 0
         traditional = simplified = japanese = 0
-        in_word = False
-        for char in sample:  # one pass, no calls: this runs on every prompt
+        # A word is a run of ASCII between spaces (or CJK) that has letters and no digit:
+        # a session ID, a date or a version is no English.
+        letters = digits = False
+        for char in sample + " ":  # one pass, no calls: this runs on every prompt
             if char.isascii():
-                letter = char.isalpha()
-                if letter and not in_word:
-                    words += 1
-                in_word = letter
-                if char.isalnum():
-                    run = 0
+                if char.isspace():
+                    words += letters and not digits
+                    letters = digits = False
+                elif char.isalpha():
+                    letters, run = True, 0
+                elif char.isdigit():
+                    digits, run = True, 0
                 continue
-            in_word = False
+            words += letters and not digits
+            letters = digits = False
             code = ord(char)
             if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF:
                 han += 1
