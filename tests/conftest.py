@@ -20,6 +20,16 @@ def shared_dir() -> Path:
     return SHARED
 
 
+@pytest.fixture(autouse=True)
+def _c_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What workmem writes follows the system locale (``[workmem] language = "auto"``):
+    every test runs in the C locale (English), so it means the same on any machine.
+    Tests of the language choice set their own."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture
 def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """An empty workspace used as the memory root, with a pinned clock and no platform."""

@@ -32,6 +32,8 @@ class BoardSettings:
 class Settings:
     agent_name: str | None = None
     platform: str | None = None
+    #: ``[workmem] language``: "auto" or a language of ``workmem.i18n.LANGUAGES``
+    language: str = "auto"
     board: BoardSettings = field(default_factory=BoardSettings)
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -97,4 +99,24 @@ def load_settings(workspace: Workspace) -> Settings:
     )
     agent_name = os.environ.get(AGENT_NAME_ENV) or _typed(raw, "agent_name", str, None, str(path))
     platform = _typed(raw, "platform", str, None, str(path))
-    return Settings(agent_name=agent_name, platform=platform, board=board, raw=raw)
+    return Settings(
+        agent_name=agent_name,
+        platform=platform,
+        language=_language(raw, str(path)),
+        board=board,
+        raw=raw,
+    )
+
+
+def _language(raw: dict[str, Any], path: str) -> str:
+    """``[workmem] language`` (a top-level ``language`` beside ``agent_name`` is read the
+    same way); an unknown value is a usage error naming the choices."""
+    table = raw.get("workmem", {})
+    if not isinstance(table, dict):
+        raise FormatError("[workmem] must be a table", path=path)
+    if "language" not in table and "language" not in raw:
+        return "auto"
+    from .i18n import check_setting
+
+    where = "[workmem] language" if "language" in table else "language"
+    return check_setting(table.get("language", raw.get("language")), f"{path}: {where}")

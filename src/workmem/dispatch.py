@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import UsageError, WorkmemError
+from .i18n import message
 from .phrases import Intent
 from .root import Workspace
 
@@ -110,18 +111,18 @@ def update_from_transcript(intent: Intent, run: RunContext) -> IntentResult:
             return IntentResult(
                 intent.workflow,
                 False,
-                f"{intent.workflow} failed: {report.failed[SNAPSHOT]}",
+                _failed(run, intent, report.failed[SNAPSHOT]),
                 sid,
                 report.to_dict(),
             )
         details = {"saved": list(report.done), "failed": report.failed}
-    text = (
-        f"Memory session {sid} updated (status active); snapshot "
-        f"memory/sessions/{sid}.md merged. Add decisions, open questions and next actions "
-        f'with: workmem session update {sid} --section "Decisions=..." '
-        '--section "Next Actions=..." (mark finished items "[done] ...").'
-    )
+    ws = run.workspace
+    text = f"{message(ws, 'flow.updated', sid=sid)} {message(ws, 'flow.update_next', sid=sid)}"
     return IntentResult(intent.workflow, True, text, sid, details)
+
+
+def _failed(run: RunContext, intent: Intent, error: object) -> str:
+    return message(run.workspace, "flow.failed", workflow=intent.workflow, error=error)
 
 
 def _continue(intent: Intent, run: RunContext) -> IntentResult:
@@ -129,12 +130,13 @@ def _continue(intent: Intent, run: RunContext) -> IntentResult:
 
     source = intent.args["session_id"]
     result = continue_session(_board(run), source, as_id=run.session_id)
-    text = f"{result.session_id} now continues from {source}."
+    text = message(run.workspace, "flow.continued", sid=result.session_id, source=source)
     if run.session_id is None:
         text = f"Your Memory Session ID is: {result.session_id}\n{text}"
     snapshot = _board(run).snapshot_text(source)
     if snapshot:
-        text += f"\n\nSource session snapshot ({source}):\n\n{snapshot.strip()}"
+        head = message(run.workspace, "flow.source_snapshot", source=source)
+        text += f"\n\n{head}\n\n{snapshot.strip()}"
     return IntentResult(intent.workflow, True, text, result.session_id)
 
 
@@ -144,29 +146,36 @@ def _release(intent: Intent, run: RunContext) -> IntentResult:
     sid = _need_session(run, intent.workflow)
     source = intent.args["session_id"]
     release_reference(_board(run), source, as_id=sid)
-    return IntentResult(intent.workflow, True, f"{sid} no longer references {source}.", sid)
+    text = message(run.workspace, "flow.released", sid=sid, source=source)
+    return IntentResult(intent.workflow, True, text, sid)
 
 
 def _archive(intent: Intent, run: RunContext) -> IntentResult:
     from .board.cleanup import archive_session
 
     result = archive_session(_board(run), intent.args["session_id"])
-    verb = "Archived" if result.action == "archive" else "Deleted (no snapshot to archive)"
-    return IntentResult(intent.workflow, True, f"{verb}: {result.session_id}", result.session_id)
+    key = "flow.archived" if result.action == "archive" else "flow.deleted"
+    text = message(run.workspace, key, sid=result.session_id)
+    return IntentResult(intent.workflow, True, text, result.session_id)
 
 
 def _organize(intent: Intent, run: RunContext) -> IntentResult:
     from .board.cleanup import organize
 
     report = organize(_board(run))
-    lines = [
-        "Organized memory/index.md:",
-        f"- deleted idle rows: {', '.join(report.deleted_idle) or 'none'}",
-        f"- marked stale: {', '.join(report.marked_stale) or 'none'}",
-        f"- kept active: {', '.join(report.kept_active) or 'none'}",
-        f"- protected (referenced): {', '.join(report.protected) or 'none'}",
+    ws = run.workspace
+    none = message(ws, "flow.none")
+    lines = [message(ws, "flow.organized")]
+    for key, ids in (
+        ("flow.deleted_idle", report.deleted_idle),
+        ("flow.marked_stale", report.marked_stale),
+        ("flow.kept_active", report.kept_active),
+        ("flow.protected", list(report.protected)),
+    ):
+        lines.append(message(ws, key, ids=", ".join(ids) or none))
+    lines += [
+        message(ws, "flow.attention", sid=sid, why=why) for sid, why in report.inconsistent.items()
     ]
-    lines += [f"- needs attention: {sid}: {why}" for sid, why in report.inconsistent.items()]
     return IntentResult(intent.workflow, True, "\n".join(lines), details=report.to_dict())
 
 
@@ -190,12 +199,13 @@ def _restore(intent: Intent, run: RunContext) -> IntentResult:
 
     fresh = intent.workflow == "relay.archive"
     result = restore(run.workspace, fresh=fresh, platform=run.platform, home=run.home)
+    ws = run.workspace
     if fresh:
-        where = result.archived_to.name if result.archived_to else "nothing to archive"
-        return IntentResult(
-            intent.workflow, True, f"Fresh start: relay snapshot archived ({where})."
-        )
-    return IntentResult(intent.workflow, True, result.text or "No earlier session to restore.")
+        archived = result.archived_to
+        where = archived.name if archived else message(ws, "flow.nothing_archived")
+        return IntentResult(intent.workflow, True, message(ws, "flow.fresh", where=where))
+    text = result.text or message(ws, "flow.nothing_restored")
+    return IntentResult(intent.workflow, True, text)
 
 
 def _migrate(intent: Intent, run: RunContext) -> IntentResult:
@@ -203,8 +213,10 @@ def _migrate(intent: Intent, run: RunContext) -> IntentResult:
 
     report = migrate(run.workspace.root)
     done = [s for s in report.steps if s.changed]
-    text = "Migration: " + (
-        "; ".join(f"{s.name} ({s.path})" for s in done) if done else "nothing to change."
+    steps = "; ".join(f"{s.name} ({s.path})" for s in done)
+    ws = run.workspace
+    text = (
+        message(ws, "flow.migrated", steps=steps) if done else message(ws, "flow.migrate_nothing")
     )
     return IntentResult(intent.workflow, True, text, details=report.to_dict())
 
@@ -218,21 +230,17 @@ def _wrap(intent: Intent, run: RunContext) -> IntentResult:
         parts = (RELAY, NOTES, SNAPSHOT) if run.session_id else (RELAY,)
         report = _save_parts(run, run.session_id, intent.workflow, parts)
         if RELAY in report.done:
-            saved.append("memory/relay-snapshot.md (and today's daily log)")
+            saved.append(message(run.workspace, "flow.wrap_relay"))
         if SNAPSHOT in report.done:
             saved.append(f"memory/sessions/{run.session_id}.md")
     elif run.session_id:
         update_from_transcript(intent, run)
         saved.append(f"memory/sessions/{run.session_id}.md")
-    chinese = intent.language in ("zh", "ja")
-    head = "收工：已自動保存" if chinese else "Wrap-up: saved automatically"
-    lines = [f"{head}: {', '.join(saved) or '-'}."]
-    lines.append(
-        "To finish the wrap-up, pipe the memories worth keeping to "
-        "`workmem wrap --from-file -` as a YAML list of {type: project|feedback|user|reference, "
-        "topic, description, content}; run `workmem wrap --state` first to see git state and "
-        "existing memories. If nothing is worth keeping, say so and stop."
-    )
+    ws = run.workspace
+    lines = [
+        message(ws, "flow.wrap_saved", files=", ".join(saved) or "-"),
+        message(ws, "flow.wrap_finish"),
+    ]
     return IntentResult(intent.workflow, True, "\n".join(lines), run.session_id)
 
 
@@ -257,7 +265,12 @@ def run_intent(intent: Intent, run: RunContext) -> IntentResult:
     runner = _RUNNERS.get(intent.workflow)
     if runner is None:
         raise UsageError(f"no runner for workflow {intent.workflow!r}")
-    try:
-        return runner(intent, run)
-    except WorkmemError as exc:
-        return IntentResult(intent.workflow, False, f"{intent.workflow} failed: {exc}")
+    from .i18n import speaking
+
+    # The confirmation speaks the phrase's language (a hook that saw the whole prompt
+    # has decided already, from more words).
+    with speaking(intent.phrase, hint=intent.language):
+        try:
+            return runner(intent, run)
+        except WorkmemError as exc:
+            return IntentResult(intent.workflow, False, _failed(run, intent, exc))

@@ -20,6 +20,7 @@ def board_rows(root: Path) -> dict[str, dict[str, str]]:
 
 
 def test_session_start_writes_one_idle_row_with_seed_defaults(root: Path) -> None:
+    (root / "workmem.toml").write_text('[workmem]\nlanguage = "zh-TW"\n')  # the seed's texts
     result = Board().start()
     assert result.session_id == "2026-05-25-1318-cursor-main-agent"
     row = board_rows(root)[result.session_id]

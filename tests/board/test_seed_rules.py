@@ -99,9 +99,7 @@ def test_archiving_a_row_without_snapshot_keeps_its_values_in_the_archive(
     sid = board.start().session_id
     index = root / "memory" / "index.md"
     # A row given real content by hand (or by an older version) but no snapshot.
-    index.write_text(
-        index.read_text().replace("sessionStart 自動註冊，尚未整理主題。", "Fixed the CI cache")
-    )
+    index.write_text(index.read_text().replace(rows(root)[sid]["Summary"], "Fixed the CI cache"))
     assert main(["session", "archive", sid]) == 0
     assert "Archived:" in capsys.readouterr().out
     assert sid not in rows(root)

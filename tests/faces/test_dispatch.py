@@ -24,13 +24,13 @@ def test_continue_release_and_archive_by_phrase(root: Path) -> None:
     source = board.register(topic="Source work", sections={"Decisions": "keep"}).session_id
     current = board.start(agent_name="second-agent").session_id
     result = _run(root, f"接續 memory {source}", session=current)
-    assert result.ok and "Source session snapshot" in result.text
+    assert result.ok and "來源 session 快照" in result.text  # the phrase's language
     assert board.show(source).row.referenced_by == current  # type: ignore[union-attr]
     refused = _run(root, f"封存 memory session {source}")
     assert not refused.ok and "still referenced" in refused.text
     assert _run(root, f"解除引用 memory {source}", session=current).ok
     archived = _run(root, f"封存 memory session {source}")
-    assert archived.ok and archived.text.startswith("Archived")
+    assert archived.ok and archived.text.startswith("已封存")
     assert (root / "memory" / "archive" / source / "session.md").is_file()
 
 

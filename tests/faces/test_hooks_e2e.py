@@ -198,7 +198,7 @@ def test_say_detects_and_runs(
     assert capsys.readouterr().out.startswith("Your Memory Session ID is: ")
     assert main(["say", "整理 memory", "--run", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)["result"]
-    assert result["ok"] is True and "Organized" in result["text"]
+    assert result["ok"] is True and "已整理 memory/index.md" in result["text"]
 
 
 @pytest.mark.parametrize(

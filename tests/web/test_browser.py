@@ -64,7 +64,10 @@ def _hit_ids(site: Site, query: str, k: int = 10) -> list[str]:
 def test_every_page_renders_with_its_data(tab: Tab, site: Site) -> None:
     (chunk,) = _hit_ids(site, "quokka", 1)
     expected = {
-        "/": ("Session board", [SID, DOCS_SID, IDLE_SID, "登入限流：每個 IP 每分鐘五次", "未設定"]),
+        "/": (
+            "Session board",
+            [SID, DOCS_SID, IDLE_SID, "登入限流：每個 IP 每分鐘五次", "Not set"],
+        ),
         f"/sessions/{SID}": (
             SID,
             ["Running notes", "Rate limiting 限流 middleware", "- 寫中介軟體"],

@@ -79,7 +79,7 @@ def test_gather_without_git(root: Path) -> None:
 
 def test_full_wrap_in_chinese(repo: Path, tmp_path: Path) -> None:
     report = wrap(Workspace(repo), _items(), now=NOW, home=tmp_path / "home", platform="codex")
-    assert report.language == "zh"
+    assert report.language == "zh-TW"
     assert [s.action for s in report.saved] == ["created", "created"]
     text = render(report)
     lines = text.splitlines()
@@ -241,5 +241,5 @@ def test_publish_never_clobbers_their_edits(repo: Path, tmp_path: Path) -> None:
 def test_language_choice() -> None:
     english = [MemoryInput.from_mapping({"type": "user", "topic": "t", "content": "Prefers TDD"})]
     assert pick_language(english, None) == "en"
-    assert pick_language(_items(), None) == "zh"
+    assert pick_language(_items(), None) == "zh-TW"
     assert pick_language(_items(), "en") == "en"

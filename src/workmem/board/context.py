@@ -46,6 +46,12 @@ class BoardContext:
         name = override or self.settings.agent_name or default_agent_name(self.platform)
         return check_agent_name(name)
 
+    def language(self) -> str:
+        """The language this call writes the board's texts in (``workmem.i18n``)."""
+        from ..i18n import language_for
+
+        return language_for(self.workspace, setting=self.settings.language)
+
     def snapshot_text(self, session_id: str) -> str | None:
         current = self.store.read_text(self.workspace.snapshot_file(session_id))
         return current[0] if current else None

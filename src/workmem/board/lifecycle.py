@@ -17,14 +17,14 @@ from .context import BoardContext
 from .index import BoardEdit
 from .model import (
     ACTIVE,
-    DEFAULT_TOPIC,
-    FALLBACK_MANUAL_SUMMARY,
     IDLE,
     NO_REFERENCE,
     STATUSES,
     BoardRow,
     check_session_id,
+    default_topic,
     manual_keywords,
+    manual_summary,
 )
 from .references import add_reference, continuation_sources
 from .snapshot import CURRENT_CONTEXT, SnapshotChange, continues_from, render_template
@@ -67,14 +67,16 @@ def register_session(
     """
     name = ctx.agent_name(agent_name)
     now = clock.stamp(ctx.now())
+    language = ctx.language()
     change = SnapshotChange()
     if context:
         change.add(CURRENT_CONTEXT, context)
     for section, text in sections or []:
         change.add(section, text)
+    fallback = manual_summary(language)
     if summary is None:
-        summary = summary_from(context) if context else FALLBACK_MANUAL_SUMMARY
-    if CURRENT_CONTEXT not in change.prose and summary != FALLBACK_MANUAL_SUMMARY:
+        summary = summary_from(context) if context else fallback
+    if CURRENT_CONTEXT not in change.prose and summary != fallback:
         change.add(CURRENT_CONTEXT, summary)
     with ctx.index.transaction() as board:
         sources = continuation_sources(ctx, board, change, None)
@@ -82,7 +84,7 @@ def register_session(
         row = BoardRow(
             session_id=session_id,
             agent_name=name,
-            topic=(topic or DEFAULT_TOPIC).strip() or DEFAULT_TOPIC,
+            topic=(topic or "").strip() or default_topic(language),
             summary=summary,
             keywords=keywords or manual_keywords(ctx.platform),
             status=ACTIVE,
@@ -93,7 +95,8 @@ def register_session(
         board.append(row)
         change.metadata = _metadata(row)
         path = ctx.workspace.snapshot_file(session_id)
-        text = change.apply(render_template(_metadata(row)), path=ctx.store.show(path))
+        template = render_template(_metadata(row), language)
+        text = change.apply(template, path=ctx.store.show(path))
         notes = _link(board, session_id, sources, text, ctx.store.show(path))
         ctx.write_snapshot(session_id, text, board)
     return SessionResult(
@@ -169,7 +172,9 @@ def update_session(
         change.metadata = _metadata(row)
         path = ctx.workspace.snapshot_file(session_id)
         existing = ctx.snapshot_text(session_id)
-        base = existing if existing is not None else render_template(_metadata(row))
+        base = existing
+        if base is None:
+            base = render_template(_metadata(row), ctx.language())
         text = change.apply(base, path=ctx.store.show(path))
         notes = _link(board, session_id, sources, text, ctx.store.show(path))
         ctx.write_snapshot(session_id, text, board)

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from ..errors import UsageError
+from ..i18n import placeholders
 
 COLUMNS = (
     "Session ID",
@@ -25,15 +26,28 @@ IDLE, ACTIVE, STALE = "idle", "active", "stale"
 STATUSES = (IDLE, ACTIVE, STALE)
 NO_REFERENCE = "-"
 
-DEFAULT_TOPIC = "未設定"
-DEFAULT_START_SUMMARY = "sessionStart 自動註冊，尚未整理主題。"
-FALLBACK_MANUAL_SUMMARY = "手動補註冊，已建立 session snapshot。"
-DEFAULT_SUMMARIES = frozenset({DEFAULT_START_SUMMARY, FALLBACK_MANUAL_SUMMARY, ""})
+# The seed's default texts (zh-TW); a board is written in the language of its user
+# (``default_topic`` …), and read as a placeholder in any language (``placeholders``).
+DEFAULT_TOPIC = placeholders.TOPIC["zh-TW"]
+DEFAULT_START_SUMMARY = placeholders.START_SUMMARY["zh-TW"]
+FALLBACK_MANUAL_SUMMARY = placeholders.MANUAL_SUMMARY["zh-TW"]
 
 BOARD_TITLE = "# Memory Index"
 MAX_ID_LENGTH = 120
 
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def default_topic(language: str) -> str:
+    return placeholders.TOPIC[language]
+
+
+def start_summary(language: str) -> str:
+    return placeholders.START_SUMMARY[language]
+
+
+def manual_summary(language: str) -> str:
+    return placeholders.MANUAL_SUMMARY[language]
 
 
 def start_keywords(platform: str) -> str:
@@ -119,16 +133,21 @@ class BoardRow:
 
     @property
     def has_meaningful_summary(self) -> bool:
-        return self.summary.strip() not in DEFAULT_SUMMARIES
+        return not placeholders.is_summary(self.summary)
 
     @property
     def has_content(self) -> bool:
         """True when the row says something beyond the seed's defaults (worth archiving)."""
-        return self.has_meaningful_summary or self.topic.strip() not in ("", DEFAULT_TOPIC)
+        return self.has_meaningful_summary or not self.has_placeholder_topic
+
+    @property
+    def has_placeholder_topic(self) -> bool:
+        """No topic yet: empty, or the placeholder of any language."""
+        return placeholders.is_topic(self.topic)
 
     @property
     def is_placeholder(self) -> bool:
-        return self.status == IDLE and self.topic.strip() in ("", DEFAULT_TOPIC)
+        return self.status == IDLE and self.has_placeholder_topic
 
     def to_dict(self) -> dict[str, str]:
         """The row for people and scripts: free text as its writer wrote it (escapes undone)."""

@@ -27,6 +27,7 @@ from ..files.sections import (
     normalize_title,
 )
 from ..files.tables import TableDocument, format_row
+from ..i18n import placeholders
 
 METADATA = "Metadata"
 CURRENT_CONTEXT = "Current Context"
@@ -39,7 +40,7 @@ SUPERSEDED = "Superseded / Resolved"
 
 #: The template's sections in order, with the hint text the template puts in each.
 TEMPLATE_HINTS: dict[str, str] = {
-    CURRENT_CONTEXT: "Summarize what has happened in this agent session so far.",
+    CURRENT_CONTEXT: placeholders.CONTEXT_HINT["en"],
     DECISIONS: "- List decisions already made.",
     FILES: "- List files, folders, hooks, skills, or wiki pages created or changed.",
     OPEN_QUESTIONS: "- List unresolved questions, or write `None`.",
@@ -78,21 +79,30 @@ def canonical_section(name: str) -> str:
     return name.strip()
 
 
+#: every hint a template may hold, in any language it was written in
+ALL_HINTS = [*TEMPLATE_HINTS.values(), *placeholders.CONTEXT_HINT.values()]
+
+
 def _hints_for(title: str) -> list[str]:
-    hint = TEMPLATE_HINTS.get(canonical_section(title))
+    canonical = canonical_section(title)
+    hint = TEMPLATE_HINTS.get(canonical)
+    if canonical == CURRENT_CONTEXT:
+        return list(placeholders.CONTEXT_HINT.values())
     return [hint] if hint else []
 
 
-def render_template(metadata: Mapping[str, str]) -> str:
-    """A fresh snapshot with the template's hints, before any content is merged in."""
+def render_template(metadata: Mapping[str, str], language: str = "en") -> str:
+    """A fresh snapshot with the template's hints (in ``language``), before any content is
+    merged in."""
     lines = [f"# Session: {metadata['Session ID']}", "", f"## {METADATA}", ""]
     lines.append(format_row(["Field", "Value"]))
     lines.append("|---|---|")
     lines.extend(format_row([name, metadata.get(name, "")]) for name in METADATA_FIELDS)
     # Lists start as the template's own "None"; only the prose section keeps its hint,
     # and it is replaced by the first context merged in.
-    for title, hint in TEMPLATE_HINTS.items():
-        lines.extend(["", f"## {title}", "", hint if title == CURRENT_CONTEXT else "None"])
+    hint, none = placeholders.CONTEXT_HINT[language], placeholders.NONE[language]
+    for title in TEMPLATE_HINTS:
+        lines.extend(["", f"## {title}", "", hint if title == CURRENT_CONTEXT else none])
     return "\n".join(lines) + "\n"
 
 
@@ -152,7 +162,7 @@ class SnapshotChange:
                 record.extend(f"{item} ({title})" for item in changed)
         if record:
             merge_items(new.ensure(SUPERSEDED), record, _hints_for(SUPERSEDED))
-        lost = check_preserved(old, new, hints=list(TEMPLATE_HINTS.values()), skip=[METADATA])
+        lost = check_preserved(old, new, hints=ALL_HINTS, skip=[METADATA])
         if lost:
             raise FormatError(
                 "merge would drop " + "; ".join(lost) + "; nothing was written", path=path

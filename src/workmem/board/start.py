@@ -13,13 +13,13 @@ from .. import clock
 from .context import BoardContext
 from .issued import issued_ids, record_issued
 from .model import (
-    DEFAULT_START_SUMMARY,
-    DEFAULT_TOPIC,
     IDLE,
     NO_REFERENCE,
     BoardRow,
     base_session_id,
+    default_topic,
     start_keywords,
+    start_summary,
 )
 
 
@@ -75,13 +75,14 @@ def start_session(ctx: BoardContext, agent_name: str | None = None) -> SessionRe
     """SessionStart registration: one idle row with default metadata, no snapshot."""
     name = ctx.agent_name(agent_name)
     now = clock.stamp(ctx.now())
+    language = ctx.language()
     with ctx.index.transaction() as board:
         session_id = allocate_id(ctx, board.ids(), name)
         row = BoardRow(
             session_id=session_id,
             agent_name=name,
-            topic=DEFAULT_TOPIC,
-            summary=DEFAULT_START_SUMMARY,
+            topic=default_topic(language),
+            summary=start_summary(language),
             keywords=start_keywords(ctx.platform),
             status=IDLE,
             referenced_by=NO_REFERENCE,

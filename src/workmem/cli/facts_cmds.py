@@ -271,6 +271,17 @@ def cmd_wrap(args: argparse.Namespace) -> int:
     return 0
 
 
+def _language_arg(value: str) -> str:
+    """``--lang`` takes the values of ``[workmem] language``; others end in exit 2."""
+    from ..errors import UsageError
+    from ..i18n import check_setting
+
+    try:
+        return check_setting(value, "--lang")
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _print_state(state: dict[str, Any]) -> None:
     if state["is_git"]:
         say(f"branch: {state['branch'] or '(detached)'}")
@@ -369,7 +380,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     wrp.add_argument("--publish", action="store_true", help="mirror to the platform's path")
     wrp.add_argument("--platform", help="platform key (default: detected)")
     wrp.add_argument("--home", help="home folder for detection and --publish")
-    wrp.add_argument("--lang", choices=["zh", "en"], help="table language (default: by text)")
+    wrp.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=_language_arg,
+        help="language of the confirmation: auto, en, zh-TW, zh-CN, ja or ko "
+        "(default: [workmem] language in workmem.toml)",
+    )
     wrp.add_argument("--no-bootstrap", action="store_true", help="do not add the boot directive")
     wrp.add_argument("--state", action="store_true", help="only print the gathered state")
     wrp.add_argument(

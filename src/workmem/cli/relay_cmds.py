@@ -137,8 +137,9 @@ def cmd_archive(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     from ..relay.workflows import status
 
+    workspace = _workspace(args)
     report = status(
-        _workspace(args),
+        workspace,
         transcript=_path(args.transcript),
         session=args.session,
         platform=args.platform,
@@ -156,7 +157,10 @@ def cmd_status(args: argparse.Namespace) -> int:
             f"Context {u.used_tokens:,}/{u.window:,} ({u.percent:g}%, {u.source})"
             f" — {report.zone.name}"
         )
-        say(report.zone.message)
+        from ..i18n import language_for
+        from ..relay.zones import zone_message
+
+        say(zone_message(report.zone, language_for(workspace)))
     say(f"Snapshot: {'saved' if report.snapshot_exists else 'none'}; archives: {report.archives}")
     if report.heartbeat:
         say("HEARTBEAT.md has the relay line.")

@@ -117,7 +117,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         say("Plan:")
         for item in transcript.plan:
             say(f"  [{item.status}] {_clean(item.text)}")
-    say(zone.message)
+    from ..i18n import language_for
+    from ..relay.zones import zone_message
+
+    say(zone_message(zone, language_for(None)))
     return 0
 
 

@@ -309,7 +309,7 @@ def _errors_part(src: Sources) -> list[str]:
 
 def _agent_context(src: Sources) -> list[str]:
     """What the agent itself wrote about where things stand (not a save's own summary)."""
-    from .save import AUTO_PREFIX
+    from ..i18n.placeholders import is_auto_saved, is_context_hint
 
     lines: list[str] = []
     if src.snapshot is not None:
@@ -317,7 +317,7 @@ def _agent_context(src: Sources) -> list[str]:
         if section is not None:
             for block in section.blocks():
                 text = block.text.strip()
-                if text and not text.startswith(AUTO_PREFIX) and not text.startswith("Summarize "):
+                if text and not is_auto_saved(text) and not is_context_hint(text):
                     lines.append(_clip(text, 600))
     return lines[-3:]
 

@@ -28,7 +28,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pa
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..board.model import BoardRow
     from ..transcripts.model import Transcript
 
 #: bytes of a transcript's end read by a save (plus its head and its plan lines)
@@ -40,8 +39,6 @@ PRE_COMPACT_PARTS = (NOTES, SNAPSHOT, RELAY)
 #: parts that belong to one memory session (the relay and the index are the workspace's)
 NEEDS_SESSION = frozenset({NOTES, SNAPSHOT, JOURNAL})
 SESSION_END_PARTS = (NOTES, SNAPSHOT, RELAY, JOURNAL, INDEX)
-#: a Current Context paragraph a save wrote (not the agent): the resume skips it
-AUTO_PREFIX = "Auto-saved"
 
 
 @dataclass
@@ -127,17 +124,27 @@ def save_session(
             if log is not None:
                 log("transcript", exc)
     if parsed is not None and transcript is not None:
+        from ..i18n import speaking
+
         shared = SaveInput(workspace, session_id or "", platform, transcript, parsed, home)
-        for part in parts:
-            try:
-                report.done[part] = PARTS[part](shared)
-            except Exception as exc:  # one part failing must not cost the others
-                report.failed[part] = _failure_text(exc)
-                if log is not None:
-                    log(part, exc)
+        # The parts write in the language the user spoke in the transcript (with
+        # ``language = "auto"``), unless the hook that runs the save saw a prompt.
+        with speaking(users_words(parsed)):
+            for part in parts:
+                try:
+                    report.done[part] = PARTS[part](shared)
+                except Exception as exc:  # one part failing must not cost the others
+                    report.failed[part] = _failure_text(exc)
+                    if log is not None:
+                        log(part, exc)
     report.seconds = time.perf_counter() - started
     _record(workspace, report)
     return report
+
+
+def users_words(transcript: Transcript) -> str:
+    """The user's own latest requests: what tells the language a user reads."""
+    return "\n".join(transcript.user_requests()[-5:])
 
 
 def _record(workspace: Workspace, report: SaveReport) -> None:
@@ -175,12 +182,21 @@ def failure_line(workspace: Workspace, session_id: str | None = None) -> str | N
     saved = record.get("session_id")
     if session_id is not None and saved != session_id:
         return None
+    from ..i18n import language_for, text
+
+    language = language_for(workspace)
     failed = record["failed"]
     names = ", ".join(sorted(failed)) if isinstance(failed, dict) else "some parts"
-    whose = "" if session_id is not None or not saved else f" of session {saved}"
-    return (
-        f"Note: the last save{whose} ({record.get('reason', 'save')} at "
-        f"{record.get('at', '?')}) failed for: {names}. `workmem doctor` shows why."
+    whose = ""
+    if session_id is None and saved:
+        whose = text(language, "save.failed_whose", sid=saved)
+    return text(
+        language,
+        "save.failed",
+        whose=whose,
+        reason=record.get("reason", "save"),
+        at=record.get("at", "?"),
+        names=names,
     )
 
 
@@ -215,34 +231,33 @@ def topic_of(transcript: Transcript) -> str | None:
     return neutralize_line(requests[0], limit=80) or None
 
 
-def state_text(transcript: Transcript) -> str:
+def state_text(transcript: Transcript, language: str = "en") -> str:
     """Where the session stands, in one line: the plan's open steps and the last request."""
     from ..files.freetext import neutralize_line
+    from ..i18n import text
     from ..transcripts.facts import extract_facts
 
     facts = extract_facts(transcript)
     parts: list[str] = []
     doing = facts.plan_items("in_progress")
     pending = facts.plan_items("pending")
+    items = text(language, "save.list_separator")
     if doing:
-        parts.append("in progress: " + "; ".join(doing))
+        parts.append(text(language, "save.in_progress", items=items.join(doing)))
     if pending:
-        parts.append("next: " + "; ".join(pending[:5]))
+        parts.append(text(language, "save.next", items=items.join(pending[:5])))
     if facts.requests:
-        parts.append("last request: " + facts.requests[-1])
-    return neutralize_line(". ".join(parts), limit=600) if parts else ""
+        parts.append(text(language, "save.last_request", text=facts.requests[-1]))
+    joined = text(language, "save.separator").join(parts)
+    return neutralize_line(joined, limit=600) if parts else ""
 
 
-def state_paragraph(transcript: Transcript) -> str:
+def state_paragraph(transcript: Transcript, language: str = "en") -> str:
     """The state for the snapshot's Current Context, marked as written by a save."""
-    text = state_text(transcript)
-    return f"{AUTO_PREFIX} ({clock.stamp()}): {text}" if text else ""
+    from ..i18n.placeholders import AUTO_SAVED
 
-
-def _is_placeholder_topic(row: BoardRow) -> bool:
-    from ..board.model import DEFAULT_TOPIC
-
-    return row.topic.strip() in ("", DEFAULT_TOPIC)
+    state = state_text(transcript, language)
+    return f"{AUTO_SAVED[language]} ({clock.stamp()}): {state}" if state else ""
 
 
 def _snapshot(job: SaveInput) -> str:
@@ -257,7 +272,8 @@ def _snapshot(job: SaveInput) -> str:
     if row is None:
         raise LookupError(f"session {job.session_id} is not on the board")
     change = SnapshotChange()
-    state = state_paragraph(job.transcript)
+    language = ctx.language()
+    state = state_paragraph(job.transcript, language)
     if state:
         change.add(CURRENT_CONTEXT, state)
     edited = extract_facts(job.transcript).edited[:20]
@@ -265,8 +281,8 @@ def _snapshot(job: SaveInput) -> str:
         change.add(FILES, "\n".join(f"`{f.path}` — {describe_file(f)}" for f in edited))
     # The agent's own words win: a placeholder topic is filled in; the summary follows the
     # state unless the agent wrote its own (one a save wrote is recorded, so it can tell).
-    topic = topic_of(job.transcript) if _is_placeholder_topic(row) else None
-    state = state_text(job.transcript)
+    topic = topic_of(job.transcript) if row.has_placeholder_topic else None
+    state = state_text(job.transcript, language)
     written_by_save = _auto_summaries(job.workspace).get(job.session_id)
     summary: str | None = row.summary
     if state and (not row.has_meaningful_summary or row.summary == written_by_save):
@@ -321,23 +337,23 @@ def _relay(job: SaveInput) -> str:
 
 def _journal(job: SaveInput) -> str:
     """The session's entry in the daily log and a resumption note for the next session."""
+    from ..i18n import language_for, text
     from ..journal.writer import MemoryWriter
 
-    state = state_text(job.transcript)
+    language = language_for(job.workspace)
+    state = state_text(job.transcript, language)
     if not state:
         return "nothing to record"
-    note = (
-        f"I was working in memory session {job.session_id}. Where I left it "
-        f"({clock.stamp()}): {state}\nPick up from there; the session snapshot and notes "
-        "have details."
-    )
+    note = text(language, "save.resumption", sid=job.session_id, stamp=clock.stamp(), state=state)
     # The log names the agent the board names: the hook's platform, not a guess from an
     # environment that agents do not always mark.
     from ..board.context import BoardContext
 
     agent = BoardContext.open(job.workspace.root, platform=job.platform).agent_name()
     MemoryWriter(job.workspace.root, agent_name=agent).end_session(
-        session_summary=f"Session {job.session_id} ended: {state[:300].rstrip()}",
+        session_summary=text(
+            language, "save.ended", sid=job.session_id, state=state[:300].rstrip()
+        ),
         resumption_note=note,
     )
     return "daily log and resumption written"

@@ -280,6 +280,23 @@ def user_cache_dir(environ: dict[str, str] | None = None, home: Path | None = No
     return (home or Path.home()) / ".cache" / "workmem"
 
 
+def windows_ui_locale() -> str | None:
+    """The Windows display language as a locale name (``ja_JP``); ``None`` elsewhere.
+
+    Windows sets no ``LANG``: the language a user reads is the one the desktop shows.
+    """
+    if not WINDOWS:
+        return None
+    try:  # pragma: no cover - exercised on Windows only
+        import ctypes
+        import locale
+
+        lcid = ctypes.windll.kernel32.GetUserDefaultUILanguage()  # type: ignore[attr-defined]
+        return locale.windows_locale.get(int(lcid))
+    except Exception:  # pragma: no cover - a language we cannot read is no language
+        return None
+
+
 def outside_path(text: str, *, windows: bool = WINDOWS, home: str | None = None) -> PurePath:
     """A path handed to us by someone else (a hook payload, ``--root``, ``WORKMEM_ROOT``).
 

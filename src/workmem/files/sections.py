@@ -14,13 +14,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..i18n import placeholders
 from .outline import join_lines, parse_outline
 
 STATUS_MARKERS = ("superseded", "resolved", "done")
 _BULLET = re.compile(r"^(?P<indent> {0,3})(?P<mark>[-*+]|\d+[.)])\s+(?P<text>.*)$")
 _MARKER = re.compile(r"^\[(?P<marker>[A-Za-z]+)(?P<note>[^\]]*)\]\s*(?P<rest>.*)$")
 _SPACE = re.compile(r"\s+")
-_PLACEHOLDERS = {"none", "`none`", "n/a", "-", "無", "无", "なし"}
+#: "nothing yet" in a template, in every language workmem writes (``None``, ``無``, ``없음`` …)
+_PLACEHOLDERS = {"`none`", "n/a", "-", *placeholders.NONE_WORDS}
 
 
 def normalize_title(title: str) -> str:
@@ -133,10 +135,12 @@ class Document:
 
 
 def is_placeholder_text(text: str) -> bool:
-    """True for a template's stand-in for "nothing yet" (``None``, ``- None``, ``無``, ``なし``)."""
+    """True for a template's stand-in for "nothing yet" (``None``, ``- None``, ``無``,
+    ``なし``, the snapshot's Current Context hint), in any language."""
     stripped = text.strip()
     bullet = _BULLET.match(stripped)
-    return item_key(bullet.group("text") if bullet else stripped) in _PLACEHOLDERS
+    body = bullet.group("text") if bullet else stripped
+    return item_key(body) in _PLACEHOLDERS or placeholders.is_context_hint(body)
 
 
 def is_placeholder(section: Section, hints: Iterable[str] = ()) -> bool:

@@ -104,4 +104,9 @@ HANDLERS: dict[str, Handler] = {
 
 
 def handle(run: HookRun) -> Reply:
-    return HANDLERS[run.inp.event](run)
+    """Answer one event; what it writes for the user speaks the language of the prompt it
+    carries (``[workmem] language = "auto"``), decided once for the whole call."""
+    from ..i18n import speaking
+
+    with speaking(run.inp.prompt):
+        return HANDLERS[run.inp.event](run)

@@ -90,7 +90,11 @@ def _usage_warning(run: HookRun) -> str | None:
 
             context = RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home)
             update_from_transcript(Intent("session.update", "checkpoint", "en"), context)
-        messages.append(f"[workmem] context {percent:.0f}% ({usage.source}): {wrap_zone.message}")
+        from ..i18n import language_for
+        from ..relay.zones import zone_message
+
+        said = zone_message(wrap_zone, language_for(run.workspace))
+        messages.append(f"[workmem] context {percent:.0f}% ({usage.source}): {said}")
     return "\n\n".join(messages) or None
 
 

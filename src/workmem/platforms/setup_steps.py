@@ -54,6 +54,11 @@ def settings_text(agent_name: str | None) -> str:
         lines.append(f"agent_name = {json.dumps(agent_name)}")
     else:
         lines.append('# agent_name = "claude-code-main-agent"   # default: <platform>-main-agent')
+    lines += [
+        "",
+        "# [workmem]",
+        '# language = "auto"   # or en, zh-TW, zh-CN, ja, ko (auto: as you write, else the system)',
+    ]
     return "\n".join(lines) + "\n"
 
 

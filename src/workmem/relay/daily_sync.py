@@ -19,13 +19,8 @@ from .template import section_key
 from .usage import ContextUsage
 
 HEADING = "Session Relay Auto-Save"
-#: section key -> (label in the entry, how many items it keeps)
-KEY_ITEMS = (
-    ("pending", "Next", 5),
-    ("decisions", "Decisions", 5),
-    ("preferences", "Preferences", 3),
-    ("gotchas", "Gotchas", 3),
-)
+#: section key -> how many items the entry keeps (its label is ``relay.<key>``)
+KEY_ITEMS = (("pending", 5), ("decisions", 5), ("preferences", 3), ("gotchas", 3))
 
 
 def _items(document: Document, key: str) -> list[str]:
@@ -46,24 +41,30 @@ def _active(document: Document) -> str:
     return ""
 
 
-def entry_body(snapshot: str, completed: list[str], usage: ContextUsage | None) -> str:
+def entry_body(
+    snapshot: str, completed: list[str], usage: ContextUsage | None, language: str = "en"
+) -> str:
     """``completed``: every finished item, also those the snapshot cut to stay in size."""
     from ..files.freetext import neutralize_line
+    from ..i18n import text
 
     document = Document.parse(snapshot)
-    pct = f"{usage.percent:g}%" if usage else "unknown"
+    pct = f"{usage.percent:g}%" if usage else text(language, "relay.unknown")
     active = neutralize_line(_active(document), limit=200)
-    lines = [f"- Context at {pct}", f"- Active: {active or 'not stated'}"]
-    lines.append("- Completed:" + ("" if completed else " nothing recorded yet"))
+    lines = [
+        text(language, "relay.context_at", pct=pct),
+        text(language, "relay.active", text=active or text(language, "relay.not_stated")),
+        text(language, "relay.completed" if completed else "relay.completed_none"),
+    ]
     lines += [f"  - {neutralize_line(item, limit=200)}" for item in completed]
-    for key, label, count in KEY_ITEMS:
+    for key, count in KEY_ITEMS:
         items = _items(document, key)
         if not items:
             continue
-        lines.append(f"- {label}:")
+        lines.append(text(language, f"relay.{key}"))
         lines += [f"  - {neutralize_line(item, limit=200)}" for item in items[:count]]
         if len(items) > count:
-            lines.append(f"  - … and {len(items) - count} more in the snapshot")
+            lines.append(text(language, "relay.more", n=len(items) - count))
     return "\n".join(lines)
 
 
@@ -88,10 +89,12 @@ def sync_daily_log(
     usage: ContextUsage | None,
 ) -> Path | None:
     """Append the entry to today's log; the log's path, or None when it would repeat."""
+    from ..i18n import language_for
     from ..journal.daily import append_entry, daily_log_path
     from ..redact import redact
 
-    body, _ = redact(entry_body(snapshot, completed, usage))
+    language = language_for(store.workspace)
+    body, _ = redact(entry_body(snapshot, completed, usage, language))
     path = daily_log_path(store.workspace, now.date())
     current = store.read_text(path)
     if current is not None and _last_entry(current[0]) == body.strip():

@@ -317,5 +317,7 @@ def write_snapshot(
     if zone is not None and zone.level >= 2:
         result.heartbeat_added = add_line(store)
     if zone is not None and zone.level >= 3 and usage is not None:
-        result.warning = critical_footer(usage.percent)
+        from ..i18n import language_for
+
+        result.warning = critical_footer(usage.percent, language_for(store.workspace))
     return result

@@ -207,9 +207,10 @@ def status(
         archives=len(list(folder.glob("*.md"))) if folder.is_dir() else 0,
     )
     if usage is not None and zone_for(usage.percent, "relay").level >= 3:
+        from ..i18n import language_for
         from .zones import critical_footer
 
-        report.warning = critical_footer(usage.percent)
+        report.warning = critical_footer(usage.percent, language_for(workspace))
     if apply and usage is not None and zone is not None:
         relay_zone = zone_for(usage.percent, "relay")
         state = _load_state(workspace)

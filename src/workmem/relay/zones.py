@@ -88,7 +88,7 @@ _WRAP: tuple[tuple[float, bool, Zone], ...] = (
             "checkpoint",
             2,
             "checkpoint-save",
-            "🟠 Checkpoint: lightweight memory save now (上下文已過半，先存個記憶檢查點。).",
+            "🟠 Checkpoint: lightweight memory save now.",
         ),
     ),
     (
@@ -108,8 +108,7 @@ _WRAP: tuple[tuple[float, bool, Zone], ...] = (
             "full-save",
             3,
             "full-save",
-            "🔴 Full save: run the complete session wrap and suggest a new session "
-            "(上下文快滿了，建議開新對話繼續。記憶已保存。).",
+            "🔴 Full save: run the complete session wrap and suggest a new session.",
         ),
     ),
     (
@@ -138,9 +137,23 @@ def zone_for(percent: float, profile: str = "relay") -> Zone:
     return table[-1][2]
 
 
-def critical_footer(percent: float) -> str:
-    """The line seed 002 appends to every reply past 85 %."""
-    return (
-        f"---\n⚠️ 上下文 {percent:.0f}%，建议 /compact 或 /new 开新会话。当前进度已自动保存。"
-        f"\n(Context at {percent:.0f}%: consider /compact or a new session; progress is saved.)"
-    )
+#: zones whose seed gives the words to say to the user (catalogue keys)
+_ANNOUNCE = {"checkpoint": "zone.checkpoint", "full-save": "zone.full_save"}
+
+
+def zone_message(zone: Zone, language: str = "en") -> str:
+    """What to do in ``zone``, and where the seed gives one, what to tell the user, in the
+    language the user reads."""
+    key = _ANNOUNCE.get(zone.name)
+    if key is None:
+        return zone.message
+    from ..i18n import text
+
+    return f'{zone.message} Tell the user: "{text(language, key)}"'
+
+
+def critical_footer(percent: float, language: str = "en") -> str:
+    """The line seed 002 appends to every reply past 85 %, in the user's language."""
+    from ..i18n import text
+
+    return text(language, "relay.footer", pct=f"{percent:.0f}")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..errors import FormatError
 from ..files.sections import is_placeholder_text
 from ..files.tables import is_separator, is_table_line, split_cells, unescape_cell
+from ..i18n import placeholders
 from . import kinds
 from .dates import first_date
 
@@ -200,7 +201,13 @@ def _table_rows(body: list[tuple[int, str]], start: int, out: list[Chunk]) -> in
     while index < len(body) and body[index][1].strip() and is_table_line(body[index][1]):
         number, line = body[index]
         cells = [unescape_cell(c) for c in split_cells(line)]
-        pairs = [(h, v) for h, v in zip(header, cells, strict=False) if v.strip()]
+        filled = [(h, v) for h, v in zip(header, cells, strict=False) if v.strip()]
+        # A board's placeholders (``未設定``, ``Not set`` …, in any language) say nothing:
+        # left out of the row, and a Field | Value row holding only one is no chunk.
+        pairs = [(h, v) for h, v in filled if not placeholders.is_default(v)]
+        if len(pairs) < len(filled) and len(pairs) <= 1:
+            index += 1
+            continue
         text = "\n".join(f"{h}: {v}" for h, v in pairs)
         record = dict(pairs)
         lowered = {h.casefold(): v for h, v in record.items()}

@@ -144,7 +144,11 @@ def context_report(
             method += " (no transcript found for this workspace; give --transcript or counts)"
     percent = round(100.0 * used / total, 1) if total else 0.0
     zone = zone_for(percent, profile)
-    zone_name, level, action, message = zone.name, zone.level, zone.action, zone.message
+    from ..i18n import language_for
+    from ..relay.zones import zone_message
+
+    message = zone_message(zone, language_for(workspace))
+    zone_name, level, action = zone.name, zone.level, zone.action
     note = ""
     if user_turns >= LONG_SESSION_TURNS and zone.level < 2:
         note = (

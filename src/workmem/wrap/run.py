@@ -33,20 +33,19 @@ from .publish import PublishReport, publish
 _LOOSE = re.compile(r"[\W_]+", re.UNICODE)
 
 
-def _cjk_share(text: str) -> float:
-    letters = [c for c in text if c.isalpha()]
-    if not letters:
-        return 0.0
-    cjk = sum(1 for c in letters if "\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af")
-    return cjk / len(letters)
+def pick_language(
+    items: Sequence[MemoryInput], lang: str | None, workspace: Workspace | None = None
+) -> str:
+    """The table's language: ``lang`` (``--lang``) when it names one, else the
+    ``[workmem] language`` setting; with ``auto``, the user's words when a hook saw them,
+    else the memories' own words, else the system locale, else English."""
+    from ..i18n import AUTO, check_setting, language_for
 
-
-def pick_language(items: Sequence[MemoryInput], lang: str | None) -> str:
-    """``zh`` or ``en``: as asked, else Chinese when the memories are mostly CJK text."""
-    if lang in ("zh", "en"):
-        return lang
-    text = " ".join(f"{i.description} {i.content}" for i in items)
-    return "zh" if _cjk_share(text) >= 0.3 else "en"
+    words = " ".join(f"{i.description} {i.content}" for i in items)
+    setting = check_setting(lang, "--lang") if lang is not None else None
+    if setting is not None and setting != AUTO:
+        return setting
+    return language_for(workspace, setting=setting, words=words)
 
 
 @dataclass
@@ -145,7 +144,8 @@ def wrap(
     moment = now or clock.now()
     store = Store(workspace)
     detection = resolve_platform(workspace, platform, home)  # Step 1
-    report = WrapReport(detection, pick_language(items, lang), checkpoint, clock.stamp(moment))
+    language = pick_language(items, lang, workspace)
+    report = WrapReport(detection, language, checkpoint, clock.stamp(moment))
     report.warnings = found
     if gather:
         report.state = gather_state(workspace, store)  # Step 2

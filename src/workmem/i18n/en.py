@@ -1,0 +1,111 @@
+"""English: the default, and the table every other language is checked against."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # a save's account of where the session stands (board summary, snapshot, daily log)
+    "save.in_progress": "in progress: {items}",
+    "save.next": "next: {items}",
+    "save.last_request": "last request: {text}",
+    "save.separator": ". ",
+    "save.list_separator": "; ",
+    "save.resumption": (
+        "I was working in memory session {sid}. Where I left it ({stamp}): {state}\n"
+        "Pick up from there; the session snapshot and notes have details."
+    ),
+    "save.ended": "Session {sid} ended: {state}",
+    "save.failed": (
+        "Note: the last save{whose} ({reason} at {at}) failed for: {names}. "
+        "`workmem doctor` shows why."
+    ),
+    "save.failed_whose": " of session {sid}",
+    # the relay's entry in the daily log, and its warnings
+    "relay.context_at": "- Context at {pct}",
+    "relay.unknown": "unknown",
+    "relay.active": "- Active: {text}",
+    "relay.not_stated": "not stated",
+    "relay.completed": "- Completed:",
+    "relay.completed_none": "- Completed: nothing recorded yet",
+    "relay.pending": "- Next:",
+    "relay.decisions": "- Decisions:",
+    "relay.preferences": "- Preferences:",
+    "relay.gotchas": "- Gotchas:",
+    "relay.more": "  - … and {n} more in the snapshot",
+    "relay.footer": (
+        "---\n⚠️ Context at {pct}%: consider /compact, or /new for a fresh session. "
+        "Progress so far is saved automatically."
+    ),
+    "zone.checkpoint": "Context is past half: saving a memory checkpoint.",
+    "zone.full_save": "Context is nearly full: continue in a new session. Memory is saved.",
+    # confirmations of the workflows a trigger phrase runs
+    "flow.failed": "{workflow} failed: {error}",
+    "flow.updated": (
+        "Memory session {sid} updated (status active); snapshot memory/sessions/{sid}.md merged."
+    ),
+    "flow.update_next": (
+        "Add decisions, open questions and next actions with: workmem session update {sid} "
+        '--section "Decisions=..." --section "Next Actions=..." '
+        '(mark finished items "[done] ...").'
+    ),
+    "flow.continued": "{sid} now continues from {source}.",
+    "flow.source_snapshot": "Source session snapshot ({source}):",
+    "flow.released": "{sid} no longer references {source}.",
+    "flow.archived": "Archived: {sid}",
+    "flow.deleted": "Deleted (no snapshot to archive): {sid}",
+    "flow.organized": "Organized memory/index.md:",
+    "flow.deleted_idle": "- deleted idle rows: {ids}",
+    "flow.marked_stale": "- marked stale: {ids}",
+    "flow.kept_active": "- kept active: {ids}",
+    "flow.protected": "- protected (referenced): {ids}",
+    "flow.attention": "- needs attention: {sid}: {why}",
+    "flow.none": "none",
+    "flow.fresh": "Fresh start: relay snapshot archived ({where}).",
+    "flow.nothing_archived": "nothing to archive",
+    "flow.nothing_restored": "No earlier session to restore.",
+    "flow.migrated": "Migration: {steps}",
+    "flow.migrate_nothing": "Migration: nothing to change.",
+    "flow.wrap_saved": "Wrap-up: saved automatically: {files}.",
+    "flow.wrap_relay": "memory/relay-snapshot.md (and today's daily log)",
+    "flow.wrap_finish": (
+        "To finish the wrap-up, pipe the memories worth keeping to "
+        "`workmem wrap --from-file -` as a YAML list of {{type: project|feedback|user|reference, "
+        "topic, description, content}}; run `workmem wrap --state` first to see git state and "
+        "existing memories. If nothing is worth keeping, say so and stop."
+    ),
+    # the wrap-up's confirmation table
+    "wrap.file": "File",
+    "wrap.action": "Action",
+    "wrap.content": "Content",
+    "wrap.title": "Memory updated:",
+    "wrap.checkpoint_title": "Memory checkpoint saved ({stamp}, mid-session save):",
+    "wrap.created": "created",
+    "wrap.updated": "updated",
+    "wrap.unchanged": "unchanged",
+    "wrap.compressed": "compressed",
+    "wrap.merged": "merged",
+    "wrap.compress_detail": "{before}→{after} lines, {what}",
+    "wrap.history_removed": "old history archived",
+    "wrap.detail_moved": "detail moved to archive.md",
+    "wrap.merged_detail": "merged into {target}",
+    "wrap.maintenance": "Maintenance: compressed {c} | stale {s} | merged {m}",
+    "wrap.maintenance_skipped": "Maintenance: skipped (checkpoint mode)",
+    "wrap.platform": "Platform: {name} | Memory path: {path}",
+    "wrap.redacted": "Secrets redacted: {n}",
+    "wrap.bootstrap_added": "Boot directive: added to {file}",
+    "wrap.bootstrap_manual": "Boot directive: add it by hand to {where}",
+    "wrap.bootstrap_anywhere": (
+        "Boot directive: no agent detected; paste it into its instructions"
+    ),
+    "wrap.published": "Mirrored to: {target} ({n} files written)",
+    "wrap.publish_skipped": "Not mirrored {file}: {reason}",
+    "wrap.next": "The next session will load this context automatically.",
+    "wrap.checkpoint_next": "This is a checkpoint, not the end of the session: keep working.",
+    "wrap.nothing": "Nothing new to persist from this session.",
+    "wrap.problem": "Could not read {file} (left as it is, its index line kept): {error}",
+    "wrap.warning": "Warning: {finding}",
+    "wrap.first": (
+        "First wrap-up here: MEMORY.md (the index a new session reads first) and "
+        "memory/<type>_<topic>.md files were created; project memories are marked [STALE] "
+        "after 30 days and references after 90, never deleted automatically."
+    ),
+}

@@ -1,0 +1,112 @@
+"""Japanese: short, plain texts in the polite form an assistant uses."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    "save.in_progress": "作業中: {items}",
+    "save.next": "次: {items}",
+    "save.last_request": "最後の依頼: {text}",
+    "save.separator": "。",
+    "save.list_separator": "、",
+    "save.resumption": (
+        "メモリセッション {sid} で作業していました。中断した位置（{stamp}）: {state}\n"
+        "ここから再開してください。詳しくはセッションのスナップショットとノートにあります。"
+    ),
+    "save.ended": "セッション {sid} 終了: {state}",
+    "save.failed": (
+        "注意: {whose}前回の保存（{reason}、{at}）で失敗した部分: {names}。"
+        "原因は `workmem doctor` で確認できます。"
+    ),
+    "save.failed_whose": "セッション {sid} の",
+    "relay.context_at": "- コンテキスト使用率 {pct}",
+    "relay.unknown": "不明",
+    "relay.active": "- 作業中: {text}",
+    "relay.not_stated": "記載なし",
+    "relay.completed": "- 完了:",
+    "relay.completed_none": "- 完了: まだ記録なし",
+    "relay.pending": "- 次にやること:",
+    "relay.decisions": "- 決定事項:",
+    "relay.preferences": "- 好み:",
+    "relay.gotchas": "- 注意点:",
+    "relay.more": "  - …ほか {n} 件はスナップショットに",
+    "relay.footer": (
+        "---\n⚠️ コンテキスト使用率 {pct}%。/compact するか、/new で新しいセッションを"
+        "始めてください。現在の進捗は自動保存済みです。"
+    ),
+    "zone.checkpoint": "コンテキストが半分を超えました。記憶のチェックポイントを保存します。",
+    "zone.full_save": (
+        "コンテキストがもうすぐいっぱいです。新しい会話で続けてください。記憶は保存済みです。"
+    ),
+    "flow.failed": "{workflow} に失敗しました: {error}",
+    "flow.updated": (
+        "メモリセッション {sid} を更新しました（状態 active）。"
+        "スナップショット memory/sessions/{sid}.md に統合済みです。"
+    ),
+    "flow.update_next": (
+        "決定事項・未解決の問題・次にやることは次のコマンドで追加してください: "
+        'workmem session update {sid} --section "Decisions=..." '
+        '--section "Next Actions=..."（完了した項目は "[done] ..." と書きます）。'
+    ),
+    "flow.continued": "{sid} は {source} の続きになりました。",
+    "flow.source_snapshot": "元のセッションのスナップショット（{source}）:",
+    "flow.released": "{sid} は {source} を参照しなくなりました。",
+    "flow.archived": "アーカイブしました: {sid}",
+    "flow.deleted": "削除しました（アーカイブするスナップショットなし）: {sid}",
+    "flow.organized": "memory/index.md を整理しました:",
+    "flow.deleted_idle": "- 削除した idle の行: {ids}",
+    "flow.marked_stale": "- stale にした行: {ids}",
+    "flow.kept_active": "- active のまま: {ids}",
+    "flow.protected": "- 保護（参照あり）: {ids}",
+    "flow.attention": "- 要対応: {sid}: {why}",
+    "flow.none": "なし",
+    "flow.fresh": "新しく始めます: relay スナップショットをアーカイブしました（{where}）。",
+    "flow.nothing_archived": "アーカイブするものなし",
+    "flow.nothing_restored": "復元できる前回のセッションはありません。",
+    "flow.migrated": "移行: {steps}",
+    "flow.migrate_nothing": "移行: 変更はありません。",
+    "flow.wrap_saved": "終了処理: 自動保存しました: {files}。",
+    "flow.wrap_relay": "memory/relay-snapshot.md（と今日のデイリーログ）",
+    "flow.wrap_finish": (
+        "終了処理を仕上げるには、残す価値のある記憶を YAML のリスト "
+        "{{type: project|feedback|user|reference, topic, description, content}} として "
+        "`workmem wrap --from-file -` に渡してください。先に `workmem wrap --state` で git の"
+        "状態と既存の記憶を確認できます。残すものがなければ、そう伝えて終わりです。"
+    ),
+    "wrap.file": "ファイル",
+    "wrap.action": "操作",
+    "wrap.content": "内容",
+    "wrap.title": "記憶を更新しました:",
+    "wrap.checkpoint_title": (
+        "記憶のチェックポイントを保存しました（{stamp}、セッション途中の保存）:"
+    ),
+    "wrap.created": "新規",
+    "wrap.updated": "更新",
+    "wrap.unchanged": "変更なし",
+    "wrap.compressed": "圧縮",
+    "wrap.merged": "統合",
+    "wrap.compress_detail": "{before}→{after} 行、{what}",
+    "wrap.history_removed": "古い履歴を削除",
+    "wrap.detail_moved": "詳細を archive.md へ移動",
+    "wrap.merged_detail": "{target} に統合",
+    "wrap.maintenance": "メンテナンス: 圧縮 {c} 件 | 期限切れ {s} 件 | 統合 {m} 件",
+    "wrap.maintenance_skipped": "メンテナンス: チェックポイントのため省略",
+    "wrap.platform": "プラットフォーム: {name} | 記憶の場所: {path}",
+    "wrap.redacted": "伏せた秘密情報: {n} 箇所",
+    "wrap.bootstrap_added": "起動指示: {file} に追加しました",
+    "wrap.bootstrap_manual": "起動指示: {where} に手動で追加してください",
+    "wrap.bootstrap_anywhere": (
+        "起動指示: エージェントが見つかりません。エージェントの指示に手動で貼り付けてください"
+    ),
+    "wrap.published": "同期先: {target}（{n} ファイル書き込み）",
+    "wrap.publish_skipped": "{file} は同期していません: {reason}",
+    "wrap.next": "次の新しい会話で、この内容が自動で読み込まれます。",
+    "wrap.checkpoint_next": "これはチェックポイントで、終了ではありません。作業を続けてください。",
+    "wrap.nothing": "このセッションには保存すべき新しい情報はありません",
+    "wrap.problem": "{file} を読み込めませんでした（そのまま残し、索引の行も保持）: {error}",
+    "wrap.warning": "注意: {finding}",
+    "wrap.first": (
+        "初回: MEMORY.md（新しい会話が最初に読む索引）と memory/<種類>_<トピック>.md の"
+        "記憶ファイルを作成しました。プロジェクトの記憶は 30 日、参考資料は 90 日で "
+        "[STALE] になりますが、自動で削除はされません。"
+    ),
+}
