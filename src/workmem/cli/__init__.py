@@ -156,9 +156,10 @@ def _main(argv: Sequence[str] | None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    from ..retrieval.warm import after_command
     from .output import run_handler
 
-    return run_handler(handler, args)
+    return after_command(args.command, run_handler(handler, args), getattr(args, "root", None))
 
 
 if __name__ == "__main__":  # pragma: no cover
