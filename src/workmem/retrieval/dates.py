@@ -8,7 +8,7 @@ query stands for, and reads the exact ``YYYY-MM-DD`` stamps that memory files ca
 A query may name several times; the rules, in order:
 
 1. a year the query names ("in 2023", "last year", 去年, 작년, or the year of "May 8, 2023")
-   is given to the days and months written without one ("in 2023, what did I buy in
+   is given to the days, months and seasons written without one ("in 2023, what did I buy in
    March?" is March 2023, "between August 11 and August 15 2023" starts on 2023-08-11), and
    a year that served as that frame is not a time of its own; this needs one such year;
 2. times written out in full (a day, month or year whose meaning does not depend on the
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ..journal.dates import YEAR, ResolvedDate, find_dates, iso_day, with_year
+from ..journal.dates_seasons import SEASON, season_in_year
 from . import bounds as query_bounds
 
 
@@ -112,7 +113,7 @@ def _years_framed(hits: list[ResolvedDate], written: set[tuple[int, int]]) -> li
         if hit.granularity == YEAR:
             continue  # the frame itself
         if not hit.year_given:
-            moved = with_year(hit, year)
+            moved = season_in_year(hit, year) if hit.granularity == SEASON else with_year(hit, year)
             if moved is None:
                 continue  # 29 February in a common year
             written.add(moved.span)

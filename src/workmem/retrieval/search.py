@@ -221,11 +221,19 @@ def _ranked(
     today = clock.now().date()
     named = query_range(query, today)
     if named is not None and weights.date > 0:
-        # "what did we do yesterday" names no searchable word: the time itself is the match.
+        # The time a query names is a sub-query of its own: the best matches inside that
+        # time are candidates even when the rest of the memory holds better ones, and
+        # "what did we do yesterday" (no searchable word) still finds that day.
+        inside = " AND c.date BETWEEN ? AND ?"
+        span = [named.start.isoformat(), named.end.isoformat()]
+        columns = (weights.body, weights.context)
+        found_inside = candidates(con, query, columns, where + inside, [*params, *span], limit)
+        for chunk, score in found_inside.items():
+            found.setdefault(chunk, Candidate(chunk, "", "", None, None, lexical=score))
         dated = con.execute(
             f"SELECT c.id FROM chunks c WHERE c.date BETWEEN ? AND ?{where}"
             f" ORDER BY c.date DESC, c.path, c.seq LIMIT ?",
-            [named.start.isoformat(), named.end.isoformat(), *params, limit],
+            [*span, *params, limit],
         )
         for (chunk,) in dated:
             found.setdefault(chunk, Candidate(chunk, "", "", None, None))
