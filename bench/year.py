@@ -283,6 +283,7 @@ VERBS = ["Decided to", "We will", "Agreed to", "Going forward,", "From now on we
 TIME_FORMS = {
     "in January": "{topic} decision in January",
     "last winter": "what did we decide about the {topic} last winter?",
+    "last spring": "{topic} decisions last spring",
     "一月 (zh)": "一月份關於 {topic} 的決定",
 }
 
@@ -361,37 +362,53 @@ def build(root: Path, *, until: date, rng: random.Random, n: Counts) -> None:
             _session(day, hour, topic, made, n)
 
 
-def _rank(root: Path, query: str, marker: str, embedder: str) -> tuple[int | None, float]:
+@dataclass
+class Asked:
+    rank: int | None
+    ms: float
+    #: Of the top 5, how many are dated inside the time the question names (None: no time).
+    inside: int | None
+
+
+def _ask_one(root: Path, query: str, marker: str, embedder: str) -> Asked:
+    from workmem.retrieval.dates import query_range
     from workmem.retrieval.search import search
     from workmem.root import Workspace
 
     started = time.perf_counter()
     hits = search(Workspace(root), query, k=25, embedder=embedder)
     spent = (time.perf_counter() - started) * 1000
+    named = query_range(query, TODAY)
+    inside = None
+    if named is not None:
+        days = [date.fromisoformat(h.date) for h in hits[:5] if h.date]
+        inside = sum(1 for d in days if named.start <= d <= named.end)
     wanted = marker.lower()
-    for rank, hit in enumerate(hits, 1):
-        if wanted in hit.text.lower():
-            return rank, spent
-    return None, spent
+    rank = next((n for n, hit in enumerate(hits, 1) if wanted in hit.text.lower()), None)
+    return Asked(rank, spent, inside)
 
 
 def ask(root: Path, embedder: str) -> dict[str, Any]:
     os.environ["WORKMEM_NOW"] = f"{TODAY.isoformat()} 17:00"
     forms: dict[str, dict[str, Any]] = {}
     latencies: list[float] = []
-    questions = {"precise": lambda t: t.precise, "vague": lambda t: f"{t.topic} decision"}
-    for name, template in TIME_FORMS.items():
-        questions[name] = lambda t, template=template: template.format(topic=t.topic)
-    for name, make in questions.items():
-        ranks = []
-        for target in TARGETS:
-            rank, spent = _rank(root, make(target), target.marker, embedder)
-            ranks.append(rank)
-            latencies.append(spent)
+    templates = {"precise": "", "vague": "{topic} decision", **TIME_FORMS}
+    for name, template in templates.items():
+
+        def make(t: Target, template: str = template) -> str:
+            return template.format(topic=t.topic) if template else t.precise
+
+        asked = [_ask_one(root, make(t), t.marker, embedder) for t in TARGETS]
+        latencies.extend(a.ms for a in asked)
+        ranks = [a.rank for a in asked]
+        inside = [a.inside for a in asked if a.inside is not None]
         forms[name] = {
             "top5": sum(1 for r in ranks if r is not None and r <= 5),
             "top25": sum(1 for r in ranks if r is not None),
             "ranks": ranks,
+            # several decisions of a topic fall in any month: for a vague question with a
+            # time, what counts is that its hits come from that time
+            "top5_inside_time": round(sum(inside) / (5 * len(inside)), 3) if inside else None,
             "example": make(TARGETS[0]),
         }
     ordered = sorted(latencies)
@@ -483,9 +500,13 @@ def _print(report: dict[str, Any]) -> None:
         f" chunks from {report['files']} files ({report['index_s']} s) · embedder"
         f" {report['embedder']}"
     )
-    print(f"{'question form':<14} {'top 5':>6} {'top 25':>7}  example")
+    print(f"{'question form':<14} {'top 5':>6} {'top 25':>7} {'top 5 in time':>14}  example")
     for name, form in report["questions"].items():
-        print(f"{name:<14} {form['top5']:>3}/12 {form['top25']:>4}/12  {form['example']}")
+        share = form["top5_inside_time"]
+        inside = "-" if share is None else f"{share:.2f}"
+        print(
+            f"{name:<14} {form['top5']:>3}/12 {form['top25']:>4}/12 {inside:>14}  {form['example']}"
+        )
     latency = report["latency_ms"]
     print(f"search latency at day 365: p50 {latency['p50']} ms, p95 {latency['p95']} ms")
     first = report["first_search_after_a_day_ms"]
