@@ -296,13 +296,16 @@ class QueryVector:
     server answering a repeated query) takes the vector it made last time.
     """
 
-    #: Recent query vectors of this process, by (model, text); most recent last.
-    _recent: ClassVar[dict[tuple[str, str], Matrix]] = {}
+    #: Recent query vectors of this process by (embedder object, text), most recent last;
+    #: the value keeps the embedder alive so its id is never another's.
+    _recent: ClassVar[dict[tuple[int, str], tuple[Embedder, Matrix]]] = {}
     RECENT = 64
 
     def __init__(self, embedder: Embedder, text: str) -> None:
-        self._key = (embedder.name, text)
-        self._vector: Matrix | None = self._recent.get(self._key)
+        self._embedder = embedder
+        self._key = (id(embedder), text)
+        known = self._recent.get(self._key)
+        self._vector: Matrix | None = known[1] if known else None
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
         if self._vector is None:
@@ -326,7 +329,7 @@ class QueryVector:
             raise EmbedderError("the embedder returned no query vector")
         recent = QueryVector._recent
         recent.pop(self._key, None)
-        recent[self._key] = self._vector
+        recent[self._key] = (self._embedder, self._vector)
         while len(recent) > self.RECENT:
             del recent[next(iter(recent))]
         return self._vector
