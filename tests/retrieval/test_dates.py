@@ -148,7 +148,15 @@ def test_search_finds_the_day_a_query_names_in_any_language(root: Path, query: s
         ("next summer", date(2026, 7, 1), date(2027, 6, 1), date(2027, 8, 31)),
         ("in the spring of 2023", TODAY, date(2023, 3, 1), date(2023, 5, 31)),
         ("summer 2024 plans", TODAY, date(2024, 6, 1), date(2024, 8, 31)),
-        ("what changed in the fall", TODAY, date(2026, 9, 1), date(2026, 11, 30)),
+        # a season or month without a year is the most recent one: memory is of the past
+        ("what changed in the fall", TODAY, date(2025, 9, 1), date(2025, 11, 30)),
+        ("what changed in the spring", TODAY, date(2026, 3, 1), date(2026, 5, 31)),
+        (
+            "what did we decide in December?",
+            date(2026, 1, 5),
+            date(2025, 12, 1),
+            date(2025, 12, 31),
+        ),
         (
             "in 2023, what did we ship during the summer?",
             TODAY,
