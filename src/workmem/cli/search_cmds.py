@@ -159,7 +159,7 @@ def _print_bench(report: dict[str, Any]) -> None:
         for system in ("workmem", "reference_bm25"):
             block = part[system]
             rows.append(
-                [name, system, str(block["questions"])]
+                [_SPLIT_NAMES.get(name, name), system, str(block["questions"])]
                 + [f"{block['recall'][k]:.3f}" for k in ks]
                 + [f"{block['hit_rate'][ks[0]]:.3f}"]
             )
@@ -195,6 +195,9 @@ def _print_bench(report: dict[str, Any]) -> None:
     )
 
 
+_SPLIT_NAMES = {"holdout": "held back"}
+
+
 def _per_conversation(report: dict[str, Any], ks: list[str]) -> str:
     """One row per conversation, marked by split, then each split's spread."""
     tuned = set(report["splits"].get("tune", {}).get("conversations", []))
@@ -210,7 +213,7 @@ def _per_conversation(report: dict[str, Any], ks: list[str]) -> str:
     for name, part in report["splits"].items():
         spread = part["spread"]
         rows.append(
-            [f"{name} spread", "min-max (sd)", ""]
+            [f"{_SPLIT_NAMES.get(name, name)} spread", "min-max (sd)", ""]
             + [
                 f"{spread[k]['min']:.3f}-{spread[k]['max']:.3f} ({spread[k]['stdev']:.3f})"
                 for k in ks
