@@ -156,3 +156,31 @@ def test_the_cli_warms_after_a_command_that_saved(ws: Workspace) -> None:
     assert warm.after_command("search", 0, ws.root) == 0  # a read asks for nothing
     assert warm.after_command("event", 3, ws.root) == 3  # nor does a failed write
     assert not (ws.state_dir / warm.REQUEST).exists()
+
+
+def test_a_pre_compact_hook_warms_the_index(
+    ws: Workspace,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The real hook entry, a built Claude Code transcript: what the save wrote is indexed
+    by the background warmer, not by the next search."""
+    import io
+    import json
+    import sys
+
+    from workmem.cli import main
+    from workmem.demo_transcript import claude_code
+
+    transcript = claude_code(tmp_path / "sess-1.jsonl")
+    base = {"session_id": "sess-1", "transcript_path": str(transcript), "cwd": str(ws.root)}
+    for event, extra in (("SessionStart", {"source": "startup"}), ("PreCompact", {})):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({**base, **extra})))
+        assert main(["hook", event, "--platform", "claude-code"]) == 0
+    capsys.readouterr()
+    assert warm._token(ws), "the save asked for a refresh"
+    deadline = time.monotonic() + 120
+    while not (indexed(ws, "src/auth/limit.py") and not warm._running(ws)):
+        assert time.monotonic() < deadline, "the snapshot the hook saved was not indexed"
+        time.sleep(0.1)
