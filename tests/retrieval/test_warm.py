@@ -184,3 +184,18 @@ def test_a_pre_compact_hook_warms_the_index(
     while not (indexed(ws, "src/auth/limit.py") and not warm._running(ws)):
         assert time.monotonic() < deadline, "the snapshot the hook saved was not indexed"
         time.sleep(0.1)
+
+
+def test_a_planted_link_never_leads_a_request_out_of_the_root(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    """A cloned repository holds ``memory/.workmem/warm.request`` -> a file outside."""
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me", encoding="utf-8")
+    (ws.state_dir / warm.REQUEST).symlink_to(outside)
+    (ws.state_dir / warm.LOG).symlink_to(tmp_path / "outside.log")
+    entry(ws.root, "2026-05-21", "11:00 Parser", "Recursive descent parser.")
+    assert warm.refresh_soon(ws.root) is None
+    assert outside.read_text(encoding="utf-8") == "keep me"
+    assert not (tmp_path / "outside.log").exists()
+    assert warm.warm(ws) is True  # a warmer reads no token through it either

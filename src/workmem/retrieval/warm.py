@@ -116,7 +116,10 @@ def _behind(workspace: Workspace) -> bool:
 
 
 def _request_file(workspace: Workspace) -> Path:
-    return workspace.state_dir / REQUEST
+    """Where requests go; ``OutsideRootError`` if a planted link would lead it out."""
+    from ..files.confine import RootGuard
+
+    return RootGuard(workspace).check(workspace.state_dir / REQUEST)
 
 
 def _ask(workspace: Workspace) -> None:
@@ -127,7 +130,7 @@ def _ask(workspace: Workspace) -> None:
 def _token(workspace: Workspace) -> bytes:
     try:
         return _request_file(workspace).read_bytes()
-    except OSError:
+    except (OSError, WorkmemError):
         return b""
 
 
@@ -148,7 +151,10 @@ def _running(workspace: Workspace) -> bool:
 def _start(workspace: Workspace) -> subprocess.Popen[bytes]:
     import subprocess  # only when a warmer starts: the CLI imports this module every time
 
-    log = open(workspace.state_dir / LOG, "wb")  # noqa: SIM115 - handed to the child
+    from ..files.confine import RootGuard
+
+    where = RootGuard(workspace).check(workspace.state_dir / LOG)
+    log = open(where, "wb")  # noqa: SIM115 - handed to the child
     try:
         return subprocess.Popen(
             [sys.executable, "-m", "workmem.retrieval.warm", str(workspace.root)],
