@@ -138,7 +138,7 @@ def test_a_broken_request_file_never_breaks_a_save(ws: Workspace) -> None:
     (ws.state_dir / warm.REQUEST).mkdir(parents=True)  # a folder where the file goes
     entry(ws.root, "2026-05-21", "11:00 Parser", "Recursive descent parser.")
     assert warm.refresh_soon(ws.root) is None
-    assert warm.after_command("note", 0, ws.root) == 0
+    assert warm.around_command("event", lambda: 0, ws.root) == 0
 
 
 def test_the_cli_warms_after_a_command_that_saved(ws: Workspace) -> None:
@@ -152,9 +152,16 @@ def test_the_cli_warms_after_a_command_that_saved(ws: Workspace) -> None:
         time.sleep(0.1)
     assert (ws.state_dir / warm.REQUEST).is_file()  # it was asked for, by the CLI
     (ws.state_dir / warm.REQUEST).unlink()
-    entry(ws.root, "2026-05-22", "10:00 Lexer", "A table-driven lexer.")
-    assert warm.after_command("search", 0, ws.root) == 0  # a read asks for nothing
-    assert warm.after_command("event", 3, ws.root) == 3  # nor does a failed write
+    entry(ws.root, "2026-05-22", "10:00 Lexer", "A table-driven lexer.")  # index behind
+
+    def write() -> int:
+        entry(ws.root, "2026-05-23", "10:00 Lexer", "A lexer.")
+        (ws.root / "memory" / "2026-05-23.md").touch()  # written now
+        return 3
+
+    assert warm.around_command("search", write, ws.root) == 3  # a failed write: nothing
+    assert warm.around_command("event", lambda: 0, ws.root) == 0  # wrote nothing: nothing
+    assert main(["event", "find", "parser"]) == 0  # a read: nothing
     assert not (ws.state_dir / warm.REQUEST).exists()
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,25 +68,40 @@ WRITING_COMMANDS = frozenset(
 )
 
 
-def after_command(command: str | None, code: int, root: Path | str | None) -> int:
-    """The CLI's hand-off: warm the index after a command that saved; returns ``code``."""
+def around_command(command: str | None, run: Callable[[], int], root: Path | str | None) -> int:
+    """The CLI's hand-off: run a command, then warm the index if it saved a memory file.
+
+    A reading command (``session list``, ``event find``, a ``--dry-run``) writes nothing,
+    so no file is newer than its start and nothing is asked for: reads leave the memory
+    root as it was. (The kernel stamps a write with a clock at most a tick behind; a
+    command always spends longer than that before its first write.)
+    """
+    started = time.time_ns()
+    code = run()
     if code == 0 and command in WRITING_COMMANDS:
-        refresh_soon(root)
+        refresh_soon(root, changed_since=started)
     return code
 
 
-def refresh_soon(root: Path | str | None = None) -> subprocess.Popen[bytes] | None:
+def refresh_soon(
+    root: Path | str | None = None, *, changed_since: int | None = None
+) -> subprocess.Popen[bytes] | None:
     """Ask for the search index of ``root`` to be refreshed in the background.
 
     Returns the warmer started (tests wait on it), or None when none was needed: no
-    index yet, warming turned off, or a warmer already running (it takes this request
-    too). Never raises: a save must not fail because its index could not be kept warm.
+    index yet, warming turned off, no memory file changed (since ``changed_since``, in
+    ``time_ns``, when given), or a warmer already running (it takes this request too).
+    Never raises: a save must not fail because its index could not be kept warm.
     """
     try:
         from ..root import open_workspace
 
         workspace = open_workspace(root)
-        if not _wanted(workspace) or not _behind(workspace):
+        if not _wanted(workspace):
+            return None
+        if changed_since is not None and not _written_since(workspace, changed_since):
+            return None
+        if not _behind(workspace):
             return None
         _ask(workspace)
         if _running(workspace):
@@ -104,6 +121,13 @@ def _wanted(workspace: Workspace) -> bool:
     from .search import search_settings
 
     return search_settings(workspace).warm
+
+
+def _written_since(workspace: Workspace, since_ns: int) -> bool:
+    """True when an indexed memory file was modified at or after ``since_ns`` (a walk)."""
+    from .kinds import walk
+
+    return any(stat.mtime_ns >= since_ns for stat in walk(workspace))
 
 
 def _behind(workspace: Workspace) -> bool:
@@ -152,6 +176,7 @@ def _start(workspace: Workspace) -> subprocess.Popen[bytes]:
     import subprocess  # only when a warmer starts: the CLI imports this module every time
 
     from ..files.confine import RootGuard
+    from ..files.oscompat import detached
 
     where = RootGuard(workspace).check(workspace.state_dir / LOG)
     log = open(where, "wb")  # noqa: SIM115 - handed to the child
@@ -161,8 +186,8 @@ def _start(workspace: Workspace) -> subprocess.Popen[bytes]:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=log,
-            start_new_session=True,
             close_fds=True,
+            **detached(),
         )
     finally:
         log.close()
