@@ -270,7 +270,7 @@ def test_english_text_never_loads_the_cjk_and_korean_rules() -> None:
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout
-    assert out.strip() == "['workmem.journal.dates_en']"
+    assert out.strip() == "['workmem.journal.dates_en', 'workmem.journal.dates_seasons']"
 
 
 def test_month_names_need_a_capital_or_a_preposition() -> None:

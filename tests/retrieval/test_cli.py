@@ -97,8 +97,11 @@ def test_bench_locomo_json(tmp_path: Path, ws: Path, capsys: pytest.CaptureFixtu
         "latency_ms",
         "build_s",
     }
+    assert set(report["workmem"]["hit_rate"]) == {"1", "3"}
+    assert report["splits"]["holdout"]["conversations"] == ["tiny-1"]  # not a tune ID
     code, out, err = run(["bench", "locomo", "--data", str(data), "--embedder", "none"], capsys)
     assert code == 0 and "LoCoMo retrieval" in out and "tiny-1" in err
+    assert "hit@5" in out and "held back" in out and "held back spread" in out
     code, _, err = run(["bench", "locomo", "--data", str(tmp_path / "missing.json")], capsys)
     assert code == 2
     code, _, err = run(["bench", "locomo", "--data", str(data), "--k", "0"], capsys)

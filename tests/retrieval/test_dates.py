@@ -128,3 +128,83 @@ def test_search_finds_the_day_a_query_names_in_any_language(root: Path, query: s
     hits = search(Workspace(root), query, k=3)
     assert hits and hits[0].date == "2026-05-19"
     assert all(hit.date == "2026-05-19" for hit in hits)
+
+
+@pytest.mark.parametrize(
+    ("query", "today", "start", "end"),
+    [
+        ("what did we decide last spring", date(2026, 12, 28), date(2026, 3, 1), date(2026, 5, 31)),
+        # asked in spring, "last spring" is the one a year before
+        ("what did we decide last spring", date(2026, 4, 10), date(2025, 3, 1), date(2025, 5, 31)),
+        # the winter of a year begins in its December and runs into the next year
+        (
+            "the parser decision last winter",
+            date(2026, 12, 28),
+            date(2025, 12, 1),
+            date(2026, 2, 28),
+        ),
+        ("last winter", date(2026, 1, 15), date(2024, 12, 1), date(2025, 2, 28)),
+        ("this winter", date(2026, 1, 15), date(2025, 12, 1), date(2026, 2, 28)),
+        ("next summer", date(2026, 7, 1), date(2027, 6, 1), date(2027, 8, 31)),
+        ("in the spring of 2023", TODAY, date(2023, 3, 1), date(2023, 5, 31)),
+        ("summer 2024 plans", TODAY, date(2024, 6, 1), date(2024, 8, 31)),
+        # a season or month without a year is the most recent one: memory is of the past
+        ("what changed in the fall", TODAY, date(2025, 9, 1), date(2025, 11, 30)),
+        ("what changed in the spring", TODAY, date(2026, 3, 1), date(2026, 5, 31)),
+        (
+            "what did we decide in December?",
+            date(2026, 1, 5),
+            date(2025, 12, 1),
+            date(2025, 12, 31),
+        ),
+        (
+            "in 2023, what did we ship during the summer?",
+            TODAY,
+            date(2023, 6, 1),
+            date(2023, 8, 31),
+        ),
+        ("去年春天的決定", TODAY, date(2025, 3, 1), date(2025, 5, 31)),
+        ("今年夏季", TODAY, date(2026, 6, 1), date(2026, 8, 31)),
+        ("去年の秋の会議", TODAY, date(2025, 9, 1), date(2025, 11, 30)),
+        ("작년 겨울에 뭐 했지", TODAY, date(2025, 12, 1), date(2026, 2, 28)),
+        ("지난 봄에 결정한 것", TODAY, date(2025, 3, 1), date(2025, 5, 31)),
+    ],
+)
+def test_seasons(query: str, today: date, start: date, end: date) -> None:
+    assert query_range(query, today) == DateRange(start, end)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["I fall asleep at the desk", "spring cleaning of the repo", "the springs were broken", "春"],
+)
+def test_season_words_that_are_not_times(query: str) -> None:
+    assert query_range(query, TODAY) is None
+
+
+def test_a_season_ranks_its_entries_first(root: Path) -> None:
+    """Every entry matches the words alike; only spring's are of the time asked about."""
+    store = Store(Workspace(root))
+    for month in range(1, 13):
+        append_entry(store, date(2025, month, 10), "10:00 Parser", "Parser decision recorded.")
+    for query in ("parser decision last spring", "去年春天的 parser decision"):
+        hits = search(Workspace(root), query, k=3)
+        assert [h.date for h in hits] == ["2025-05-10", "2025-04-10", "2025-03-10"] or sorted(
+            h.date or "" for h in hits
+        ) == ["2025-03-10", "2025-04-10", "2025-05-10"], query
+
+
+def test_the_time_named_is_a_sub_query_of_its_own(root: Path) -> None:
+    """A weaker match inside the time named is found even when stronger ones elsewhere
+    fill every candidate place of the query as a whole."""
+    from workmem.retrieval.ranking import Weights
+
+    store = Store(Workspace(root))
+    for day in range(1, 9):
+        append_entry(
+            store, date(2026, 3, day), "10:00 Cache", "Cache cache invalidation cache TTL cache."
+        )
+    append_entry(store, date(2026, 1, 20), "10:00 Misc", "We touched the cache once.")
+    narrow = Weights(candidates=3)
+    hits = search(Workspace(root), "cache in January", k=3, weights=narrow)
+    assert hits[0].date == "2026-01-20"

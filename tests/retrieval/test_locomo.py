@@ -188,3 +188,41 @@ def test_benchmark_refuses_a_used_folder(tiny_file: Path, tmp_path: Path) -> Non
     (tmp_path / "tiny-1" / "memory").mkdir(parents=True)
     with pytest.raises(UsageError, match="already holds"):
         bench_locomo.run(tiny_file, embedder="none", budget=None, workdir=tmp_path)
+
+
+def test_hit_rate_counts_questions_with_any_evidence_found() -> None:
+    tally = bench_locomo.Tally((1, 2))
+    tally.add(1, bench_locomo.recall_at(["D1:1", "D9:9"], ["D1:1", "D2:2"], (1, 2)))
+    tally.add(1, bench_locomo.recall_at(["D9:9", "D2:2"], ["D1:1", "D2:2"], (1, 2)))
+    tally.add(4, bench_locomo.recall_at(["D9:9", "D8:8"], ["D3:3"], (1, 2)))
+    # recall averages shares of evidence (0.5, 0.5, 0); a hit is any evidence turn at all
+    assert tally.recall() == {"1": round(0.5 / 3, 4), "2": round(1.0 / 3, 4)}
+    assert tally.hit_rate() == {"1": round(1 / 3, 4), "2": round(2 / 3, 4)}
+    merged = bench_locomo.Tally((1, 2))
+    merged.merge(tally)
+    merged.merge(tally)
+    assert merged.hit_rate() == tally.hit_rate() and merged.count == 6
+    assert tally.to_dict()["by_category"]["multi-hop"]["hit_rate"] == {"1": 0.5, "2": 1.0}
+
+
+def test_splits_and_spread_over_conversations(tmp_path: Path) -> None:
+    """Two conversations, one tuned on: both splits reported, each conversation, the spread."""
+    second = json.loads(json.dumps(TINY[0]))
+    second["sample_id"] = "tiny-2"
+    for qa in second["qa"]:  # the same memory, questions whose words miss: lower recall
+        qa["question"] = "Anything about the weather?"
+    data = tmp_path / "two.json"
+    data.write_text(json.dumps([TINY[0], second]), encoding="utf-8")
+    report = bench_locomo.run(
+        data, ks=(1, 3), budget=None, embedder="none", tune=["tiny-1"], workdir=tmp_path
+    )
+    assert set(report["splits"]) == {"tune", "holdout"}
+    assert report["splits"]["tune"]["conversations"] == ["tiny-1"]
+    assert report["splits"]["holdout"]["conversations"] == ["tiny-2"]
+    per = {name: part["workmem"]["recall"]["1"] for name, part in report["by_conversation"].items()}
+    assert per["tiny-1"] > per["tiny-2"]
+    spread = report["spread"]["1"]
+    assert spread["min"] == per["tiny-2"] and spread["max"] == per["tiny-1"]
+    assert spread["stdev"] == pytest.approx(abs(per["tiny-1"] - per["tiny-2"]) / 2, abs=1e-3)
+    assert report["splits"]["tune"]["spread"]["1"]["stdev"] == 0.0
+    assert 0.0 <= report["workmem"]["hit_rate"]["1"] <= 1.0

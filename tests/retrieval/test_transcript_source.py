@@ -107,7 +107,7 @@ def test_a_deleted_transcript_or_the_setting_turned_off_drops_them(
 
 def test_the_setting_must_be_a_boolean(ws: Workspace) -> None:
     (ws.root / "workmem.toml").write_text('[search]\ntranscripts = "yes"\n', encoding="utf-8")
-    with pytest.raises(FormatError, match="transcripts must be true or false"):
+    with pytest.raises(FormatError, match="transcripts and warm must be true or false"):
         search(ws, "anything")
 
 

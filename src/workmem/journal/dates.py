@@ -306,19 +306,19 @@ def _rules_for(text: str) -> list[tuple[re.Pattern[str], Rule]]:
     Japanese run together on CJK or kana, since Japanese leaves their shared words to
     ``dates_zh``; Korean on Hangul. An English prompt thus never compiles the CJK patterns.
     """
-    from . import dates_en
+    from . import dates_en, dates_seasons
 
-    rules = list(dates_en.RULES)
+    rules = [*dates_en.RULES, *dates_seasons.ENGLISH_RULES]
     if text.isascii():
         return rules
     if _script("cjk").search(text):
         from . import dates_ja, dates_zh
 
-        rules += [*dates_zh.RULES, *dates_ja.RULES]
+        rules += [*dates_zh.RULES, *dates_ja.RULES, *dates_seasons.cjk_rules()]
     if _script("hangul").search(text):
         from . import dates_ko
 
-        rules += dates_ko.RULES
+        rules += [*dates_ko.RULES, *dates_seasons.korean_rules()]
     return rules
 
 

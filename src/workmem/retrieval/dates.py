@@ -8,14 +8,16 @@ query stands for, and reads the exact ``YYYY-MM-DD`` stamps that memory files ca
 A query may name several times; the rules, in order:
 
 1. a year the query names ("in 2023", "last year", 去年, 작년, or the year of "May 8, 2023")
-   is given to the days and months written without one ("in 2023, what did I buy in
+   is given to the days, months and seasons written without one ("in 2023, what did I buy in
    March?" is March 2023, "between August 11 and August 15 2023" starts on 2023-08-11), and
    a year that served as that frame is not a time of its own; this needs one such year;
 2. times written out in full (a day, month or year whose meaning does not depend on the
    day the question is asked) win over relative words: in "what did she do last weekend
    before April 10, 2023" the relative words may count from today or from that date, the
    written date is the one thing certain;
-3. the range is the span from the earliest to the latest of what is left: "between March
+3. a day or month without a year is the most recent one ("in December" asked in January
+   is last December);
+4. the range is the span from the earliest to the latest of what is left: "between March
    3 and March 10", "last week or the week before", 上週和這週 are about the stretch they
    bound, and ranking scores by distance to a single range.
 
@@ -27,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from ..journal.dates import YEAR, ResolvedDate, find_dates, iso_day, with_year
+from ..journal.dates import YEAR, ResolvedDate, anchor_year, find_dates, iso_day, with_year
+from ..journal.dates_seasons import SEASON, season_in_year
 from . import bounds as query_bounds
 
 
@@ -70,12 +73,25 @@ def query_range(query: str, today: date) -> DateRange | None:
     if not hits:
         return None
     written = _written_out(query, today, hits)
-    framed = _years_framed(hits, written)
+    framed = [_in_the_past(hit, today) for hit in _years_framed(hits, written)]
     kept = [hit for hit in framed if hit.span in written] or framed
     bounds = [(hit.start, hit.end) for hit in kept if hit.start and hit.end]
     if not bounds:
         return None
     return DateRange(min(start for start, _ in bounds), max(end for _, end in bounds))
+
+
+def _in_the_past(hit: ResolvedDate, today: date) -> ResolvedDate:
+    """A day or month said without a year is the most recent one: memory is of the past.
+
+    "What did we decide in December?" asked in January is last December, not the coming
+    one. A year named in the query has already placed it (``_years_framed``).
+    """
+    if hit.year_given:
+        return hit
+    if hit.granularity == SEASON and hit.start is not None and hit.start > today:
+        return season_in_year(hit, hit.start.year - 1) or hit
+    return anchor_year(hit, today)
 
 
 def _written_out(query: str, today: date, hits: list[ResolvedDate]) -> set[tuple[int, int]]:
@@ -112,7 +128,7 @@ def _years_framed(hits: list[ResolvedDate], written: set[tuple[int, int]]) -> li
         if hit.granularity == YEAR:
             continue  # the frame itself
         if not hit.year_given:
-            moved = with_year(hit, year)
+            moved = season_in_year(hit, year) if hit.granularity == SEASON else with_year(hit, year)
             if moved is None:
                 continue  # 29 February in a common year
             written.add(moved.span)

@@ -21,7 +21,7 @@ import os
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..errors import UsageError, WorkmemError
 
@@ -257,13 +257,25 @@ class QueryVector:
 
     The engines release the GIL while they compute, so BM25 and the index refresh run at
     the same time on the other core. ``result`` waits for it and raises what it raised.
+    A process that asks the same thing again (the loader and a search for one prompt, a
+    server answering a repeated query) takes the vector it made last time.
     """
 
+    #: Recent query vectors of this process by (embedder object, text), most recent last;
+    #: the value keeps the embedder alive so its id is never another's.
+    _recent: ClassVar[dict[tuple[int, str], tuple[Embedder, Matrix]]] = {}
+    RECENT = 64
+
     def __init__(self, embedder: Embedder, text: str) -> None:
-        self._vector: Matrix | None = None
+        self._embedder = embedder
+        self._key = (id(embedder), text)
+        known = self._recent.get(self._key)
+        self._vector: Matrix | None = known[1] if known else None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(embedder, text), daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+        if self._vector is None:
+            self._thread = threading.Thread(target=self._run, args=(embedder, text), daemon=True)
+            self._thread.start()
 
     def _run(self, embedder: Embedder, text: str) -> None:
         try:
@@ -272,11 +284,19 @@ class QueryVector:
             self._error = exc
 
     def result(self) -> Matrix:
-        self._thread.join()
+        if self._thread is None and self._vector is not None:
+            return self._vector
+        if self._thread is not None:
+            self._thread.join()
         if self._error is not None:
             raise self._error
         if self._vector is None:
             raise EmbedderError("the embedder returned no query vector")
+        recent = QueryVector._recent
+        recent.pop(self._key, None)
+        recent[self._key] = (self._embedder, self._vector)
+        while len(recent) > self.RECENT:
+            del recent[next(iter(recent))]
         return self._vector
 
 

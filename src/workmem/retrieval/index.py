@@ -160,6 +160,10 @@ class SearchIndex:
         report.seconds = time.perf_counter() - started
         return report
 
+    def behind(self, con: sqlite3.Connection) -> bool:
+        """True when a memory file changed since it was indexed (what ``refresh`` would do)."""
+        return self._pending(con, {s.file.rel: s for s in self._walk(False)}, False)
+
     def add_source(
         self, con: sqlite3.Connection, stat: kinds.FileStat, *, wait: float = 60.0
     ) -> RefreshReport:

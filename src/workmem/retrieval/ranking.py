@@ -42,7 +42,11 @@ class Weights:
     #: BM25 column weights: the chunk's own text, its context (headings, date, neighbours).
     body: float = 2.0
     context: float = 1.0
-    date: float = 0.3
+    #: Lift of an entry inside the time a query names ("in January", "last spring"). 1.0
+    #: (was 0.3): on a simulated year, the share of top-5 hits inside "last winter" went
+    #: 0.27 -> 0.75 and inside "last spring" 0.80 -> 1.00, a season being no word of the
+    #: entries; LoCoMo tune split, lexical, R@10 0.772 -> 0.776.
+    date: float = 1.0
     recency: float = 0.05
     half_life_days: float = 30.0
     group: float = 0.15

@@ -52,6 +52,8 @@ class SearchSettings:
     embed_url: str | None
     weights: Weights
     transcripts: bool = False
+    #: Refresh the index in the background after each save (``warm``).
+    warm: bool = True
 
     def index(self, workspace: Workspace) -> SearchIndex:
         return SearchIndex(workspace, transcripts=self.transcripts)
@@ -59,7 +61,7 @@ class SearchSettings:
 
 def search_settings(workspace: Workspace) -> SearchSettings:
     """``[search]`` of ``workmem.toml``: ``embedder``, ``embed_url``, ``transcripts``,
-    ``[search.weights]``.
+    ``warm``, ``[search.weights]``.
 
     ``WORKMEM_EMBEDDER`` overrides the embedder for one process (tests, benchmarks).
     """
@@ -75,9 +77,11 @@ def search_settings(workspace: Workspace) -> SearchSettings:
     if not isinstance(weights_table, dict):
         raise FormatError("[search.weights] must be a table", path=where)
     transcripts = table.get("transcripts", False)
-    if not isinstance(transcripts, bool):
-        raise FormatError("[search] transcripts must be true or false", path=where)
-    return SearchSettings(spec, url, Weights.from_settings(weights_table, where), transcripts)
+    warm = table.get("warm", True)
+    if not isinstance(transcripts, bool) or not isinstance(warm, bool):
+        raise FormatError("[search] transcripts and warm must be true or false", path=where)
+    weights = Weights.from_settings(weights_table, where)
+    return SearchSettings(spec, url, weights, transcripts, warm)
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -150,7 +154,7 @@ def search(
     query = bound_query(query)  # a pasted 60 KB prompt costs what its start costs
     settings = search_settings(workspace)
     weights = weights or settings.weights
-    model = _embedder(embedder or settings.embedder, settings.embed_url)
+    model = embedder_for(embedder or settings.embedder, settings.embed_url)
     vector = None
     if model is not None and weights.dense > 0 and query.strip():
         from .embedders import QueryVector
@@ -186,7 +190,7 @@ class _Request:
     model: Any
 
 
-def _embedder(spec: str, url: str | None) -> Any:
+def embedder_for(spec: str, url: str | None) -> Any:
     """The embedder, without importing the dense machinery for lexical search."""
     if spec.strip().lower() == "none":
         return None
@@ -217,11 +221,19 @@ def _ranked(
     today = clock.now().date()
     named = query_range(query, today)
     if named is not None and weights.date > 0:
-        # "what did we do yesterday" names no searchable word: the time itself is the match.
+        # The time a query names is a sub-query of its own: the best matches inside that
+        # time are candidates even when the rest of the memory holds better ones, and
+        # "what did we do yesterday" (no searchable word) still finds that day.
+        inside = " AND c.date BETWEEN ? AND ?"
+        span = [named.start.isoformat(), named.end.isoformat()]
+        columns = (weights.body, weights.context)
+        found_inside = candidates(con, query, columns, where + inside, [*params, *span], limit)
+        for chunk, score in found_inside.items():
+            found.setdefault(chunk, Candidate(chunk, "", "", None, None, lexical=score))
         dated = con.execute(
             f"SELECT c.id FROM chunks c WHERE c.date BETWEEN ? AND ?{where}"
             f" ORDER BY c.date DESC, c.path, c.seq LIMIT ?",
-            [named.start.isoformat(), named.end.isoformat(), *params, limit],
+            [*span, *params, limit],
         )
         for (chunk,) in dated:
             found.setdefault(chunk, Candidate(chunk, "", "", None, None))
@@ -229,7 +241,7 @@ def _ranked(
     if vector is not None:
         from .vectors import QUERY_EMBED_BUDGET_S, dense_candidates, ensure_vectors, load_table
 
-        ensure_vectors(index, con, request.model, budget_s=QUERY_EMBED_BUDGET_S)
+        ensure_vectors(index, con, request.model, budget_s=QUERY_EMBED_BUDGET_S, wait=0.0)
         table = load_table(index, con, request.model)
         keep = table.mask(
             set(kinds) if kinds else None, request.since, request.until, request.session
@@ -364,7 +376,7 @@ def reindex(
     with index.connect() as con:
         if not rebuild:
             report = index.refresh(con, sources=True)
-        model = _embedder(settings.embedder, settings.embed_url)
+        model = embedder_for(settings.embedder, settings.embed_url)
         if model is not None:
             from .vectors import ensure_vectors
 

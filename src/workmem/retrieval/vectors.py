@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from ..errors import LockTimeoutError
 from . import kinds
 from .database import bump_generation, generation
 from .embedders import Embedder, Matrix
@@ -67,12 +68,16 @@ def ensure_vectors(
     progress: Callable[[int, int], None] | None = None,
     *,
     budget_s: float | None = None,
+    batch_size: int | None = None,
+    wait: float = 60.0,
 ) -> int:
     """Embed the chunks that have no vector from ``embedder`` yet; returns how many.
 
     With ``budget_s`` (a query) it stops after the batch that passes the budget: the
     search runs over the vectors there are (the rest are still lexical candidates) and
     the next query goes on where this one stopped. ``workmem reindex`` has no budget.
+    ``wait`` bounds the wait for the index lock: a query gives up at once when another
+    process (the background warmer) is embedding, and ranks with what is there.
     """
     if _complete(con, embedder):
         return 0
@@ -81,9 +86,13 @@ def ensure_vectors(
     import numpy as np
 
     started = time.perf_counter()
-    size = BATCH if budget_s is None else QUERY_BATCH
-
-    with index.lock():
+    size = batch_size or (BATCH if budget_s is None else QUERY_BATCH)
+    lock = index.lock(timeout=wait)
+    try:
+        lock.acquire()
+    except LockTimeoutError:
+        return 0
+    try:
         missing = con.execute(
             "SELECT c.id, c.ehash FROM chunks c LEFT JOIN vectors v"
             " ON v.chunk = c.id AND v.model = ? WHERE v.chunk IS NULL"
@@ -121,6 +130,8 @@ def ensure_vectors(
                 (_meta_key(embedder), str(generation(con))),
             )
         con.execute("COMMIT")
+    finally:
+        lock.release()
     return done
 
 
