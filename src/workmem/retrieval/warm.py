@@ -28,16 +28,17 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import LockTimeoutError, WorkmemError
-from ..files.locks import FileLock
-from ..root import Workspace
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command loads this
 if TYPE_CHECKING:
     import subprocess
+    from collections.abc import Callable
+
+    from ..files.locks import FileLock
+    from ..root import Workspace
 
 ENV = "WORKMEM_WARM"
 REQUEST = "warm.request"
@@ -159,6 +160,8 @@ def _token(workspace: Workspace) -> bytes:
 
 
 def _lock(workspace: Workspace) -> FileLock:
+    from ..files.locks import FileLock
+
     return FileLock(workspace.locks_dir / "search-warm.lock", timeout=0)
 
 
@@ -235,6 +238,8 @@ def main(argv: list[str]) -> int:
         return 2
     if hasattr(os, "nice"):
         os.nice(10)  # background work: the agent and its searches come first
+    from ..root import Workspace
+
     warm(Workspace(Path(argv[0])))
     return 0
 
