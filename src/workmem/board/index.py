@@ -250,6 +250,8 @@ class BoardIndex:
             return outcome
 
     def _verify(self, edit: BoardEdit) -> None:
+        from ..redact import stored_cell  # a cell reads back with its secrets redacted
+
         reread = self.store.read_text(self.path)
         text = reread[0] if reread else ""
         found: dict[str, list[list[str]]] = {}
@@ -269,7 +271,7 @@ class BoardIndex:
             if expected is None:
                 if rows:
                     raise WriteError(f"verification failed: {session_id} is still on the board")
-            elif rows != [expected.values()]:
+            elif rows != [[stored_cell(value) for value in expected.values()]]:
                 raise WriteError(
                     f"verification failed: row {session_id} does not hold the intended values"
                 )

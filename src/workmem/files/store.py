@@ -231,8 +231,10 @@ class Store:
             )
 
     def write_text(self, path: Path, text: str, style: TextStyle = PLAIN) -> None:
-        """Write and verify; the caller must already hold ``path``'s lock."""
-        self.write_bytes(path, encode(text, style))
+        """Write (secrets in memory files redacted) and verify; hold ``path``'s lock first."""
+        from ..redact import redact_write  # the one redaction every memory write passes
+
+        self.write_bytes(path, encode(redact_write(self.workspace, path, text), style))
 
     def update(
         self,
