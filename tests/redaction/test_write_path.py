@@ -176,3 +176,46 @@ def test_a_secret_never_swallows_a_cell_border() -> None:
         "| s1 | pass=[REDACTED:assignment] | Authorization: Basic [REDACTED:basic-auth] |",
         2,
     )
+
+
+def test_a_callers_check_of_what_it_meant_still_passes_when_a_secret_was_redacted(
+    root: Path,
+) -> None:
+    """The caller checks its intent; the Store has checked the file holds it, redacted."""
+    meant = f"# Notes\n\n- pushed with {GITHUB}\n"
+
+    def exact(text: str) -> None:
+        if text != meant:
+            raise AssertionError("not what was meant")
+
+    path = root / "memory" / "meant.md"
+    Store(Workspace(root)).update(path, lambda _old: meant, verify=exact)
+    assert path.read_text() == f"# Notes\n\n- pushed with {MARKED}\n"
+
+
+def test_a_failed_check_still_puts_the_previous_file_back(root: Path) -> None:
+    path = root / "memory" / "kept.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("before\n")
+
+    def refuse(text: str) -> None:
+        raise ValueError("the caller does not stand by this")
+
+    with pytest.raises(ValueError):
+        Store(Workspace(root)).update(path, lambda _old: f"after {GITHUB}\n", verify=refuse)
+    assert path.read_text() == "before\n"
+
+
+def test_migrating_a_legacy_workspace_that_holds_secrets(root: Path) -> None:
+    """Old files keep their lines as they were (and their .bak copies); text derived from
+    them into new files is redacted, and every step still verifies."""
+    from workmem.cli import main
+
+    (root / "MEMORY.md").write_text(f"# Memory\n- deploy token={GITHUB}\n## Old notes\n- x\n")
+    (root / "memory").mkdir()
+    (root / "memory" / "2026-05-20.md").write_text(
+        f"# 2026-05-20\n\n## Summary\nDid things with {GITHUB}.\n"
+    )
+    assert main(["migrate"]) == 0
+    assert f"Last time: Did things with {MARKED}." in (root / "memory/resumption.md").read_text()
+    assert f"- deploy token={GITHUB}" in (root / "MEMORY.md").read_text(), "an old line stays"

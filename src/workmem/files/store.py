@@ -230,11 +230,14 @@ class Store:
                 f"{self.show(path)}: re-read after writing does not match what was written"
             )
 
-    def write_text(self, path: Path, text: str, style: TextStyle = PLAIN) -> None:
-        """Write (secrets in memory files redacted) and verify; hold ``path``'s lock first."""
+    def write_text(self, path: Path, text: str, style: TextStyle = PLAIN) -> str:
+        """Write and verify; hold ``path``'s lock first. Returns the text written: in a
+        memory file, secrets the write adds are redacted first (``workmem.redact``)."""
         from ..redact import redact_write  # the one redaction every memory write passes
 
-        self.write_bytes(path, encode(redact_write(self.workspace, path, text), style))
+        written = redact_write(self.workspace, path, text)
+        self.write_bytes(path, encode(written, style))
+        return written
 
     def update(
         self,
@@ -256,11 +259,14 @@ class Store:
             new_text = change(old_text)
             if new_text == old_text:
                 return WriteResult(path, changed=False, created=False)
-            self.write_text(path, new_text, style)
+            written = self.write_text(path, new_text, style)
             if verify is not None:
                 reread = self.read_text(path)
+                text = reread[0] if reread else ""
                 try:
-                    verify(reread[0] if reread else "")
+                    # A file that holds exactly what was written, with secrets redacted, is
+                    # checked from the caller's side on the text the caller meant.
+                    verify(new_text if text == written != new_text else text)
                 except BaseException:
                     # The caller's check failed: put the previous file back, then report.
                     FileUndo(self.guard.check(path), previous).restore()
