@@ -100,6 +100,8 @@ NEAR_MISSES: list[str] = [
     "the token is valid for an hour",
     "our token is stored in vault",
     "My API key is in 1Password",
+    "My API token was revoked yesterday",
+    "my password was wrong twice, then it worked",
     "https://github.com/org/repo/pull/42",
     "postgres://localhost:5432/app",
     "postgres://user:${DB_PASS}@db/app",

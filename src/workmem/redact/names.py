@@ -130,7 +130,9 @@ PROSE_WORDS = _word_set(
     changed rotated reset missing invalid expired empty same different unknown hidden masked
     redacted removed provided given generated managed handled in on at from to via with by
     for of and or but it this that these those we you they our my your its their here there
-    now still also only just too very already never always"""
+    now still also only just too very already never always revoked leaked compromised
+    disabled deleted invalidated wrong incorrect weak strong long short fine ok okay
+    good bad broken working what where which how why when who"""
 )
 _PLACEHOLDERS = _word_set(
     """none null nil true false yes no on off required optional empty unset undefined
