@@ -4,6 +4,8 @@ Prints, with the machine's load average (figures on a loaded machine are slower)
 - the extra time one board write pays for redaction on boards of 1,000 and 10,000 rows
   (a row changed with and without a secret), measured in process by timing
   ``redact_write`` against the same old and new text the Store would see;
+- ``Board.update`` on 10,000 rows with the redaction step and with it replaced by the
+  identity (what a write cost before), interleaved in one process;
 - ``redact()`` throughput on clean prose and on secret-dense text;
 - the time of a few hostile inputs (one long line, thousands of names, a cut-off key).
 
@@ -18,6 +20,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from workmem.redact import redact
@@ -55,9 +58,70 @@ def write_path(runs: int) -> None:
             middle = f"summary of session {rows // 2} |"
             clean = old.replace(middle, f"summary of session {rows // 2}, updated |")
             secret = old.replace(middle, f"pushed with ghp_{'a1B2c3D4e5' * 4} |")
-            clean_ms = median_ms(lambda: redact_write(workspace, board, clean), runs)
-            secret_ms = median_ms(lambda: redact_write(workspace, board, secret), runs)
+            clean_ms = median_ms(partial(redact_write, workspace, board, clean), runs)
+            secret_ms = median_ms(partial(redact_write, workspace, board, secret), runs)
             print(f"{rows:>6}  {clean_ms:>10.2f}  {secret_ms:>16.2f}")
+
+
+def board_update_ab(runs: int) -> None:
+    """``Board.update`` on a 10,000-row board with the redaction step and without it.
+
+    The two are interleaved in one process, so a change in the machine's load falls on
+    both alike; "without" replaces the redaction steps (the write path's, the snapshot
+    input's and the row check's) by stand-ins that do nothing: what a write cost before.
+    """
+    import shutil
+    import sys
+
+    import workmem.redact as redact_package
+    from workmem.board import Board
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from board import build_board  # the board benchmark's own realistic board
+
+    real = (redact_package.redact_write, redact_package.redact, redact_package.stored_row)
+    off = (_identity, _nothing_found, _same_row)
+    samples: dict[str, list[float]] = {"with": [], "without": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        template = Path(tmp) / "template"
+        template.mkdir()
+        active = build_board(template, 10_000)
+        work = Path(tmp) / "work"
+        os.environ["WORKMEM_ROOT"] = str(work)
+        os.environ.setdefault("WORKMEM_NOW", "2026-05-25 13:18")
+        for n in range(runs):
+            for mode in ("with", "without") if n % 2 else ("without", "with"):
+                shutil.rmtree(work, ignore_errors=True)
+                shutil.copytree(template, work)
+                _install(*(real if mode == "with" else off))
+                start = time.perf_counter()
+                Board().update(active, sections={"Decisions": "bench"}, summary="bench round")
+                samples[mode].append(time.perf_counter() - start)
+    _install(*real)
+    with_ms, without_ms = (statistics.median(samples[m]) * 1000 for m in ("with", "without"))
+    print("Board.update on 10,000 rows, in process (ms, median of interleaved runs)")
+    print(f"  without the redaction step {without_ms:8.1f}")
+    print(f"  with it                    {with_ms:8.1f}   (+{with_ms - without_ms:.1f})")
+
+
+def _install(*steps: Callable[..., object]) -> None:
+    """Put the redaction steps (or stand-ins that do nothing) where the writers look."""
+    import workmem.redact as redact_package
+
+    for name, step in zip(("redact_write", "redact", "stored_row"), steps, strict=True):
+        setattr(redact_package, name, step)
+
+
+def _identity(workspace: object, path: object, text: str) -> str:
+    return text
+
+
+def _nothing_found(text: str) -> tuple[str, int]:
+    return text, 0
+
+
+def _same_row(values: list[str]) -> list[str]:
+    return values
 
 
 def throughput(runs: int) -> None:
@@ -71,7 +135,7 @@ def throughput(runs: int) -> None:
     ) * 500
     print("redact() throughput (MB/s, median)")
     for name, text in (("clean prose", prose), ("secret-dense", dense)):
-        ms = median_ms(lambda text=text: redact(text), max(3, runs // 3))
+        ms = median_ms(partial(redact, text), max(3, runs // 3))
         print(f"  {name:<13} {len(text) / 1e6:5.2f} MB  {len(text) / 1e6 / (ms / 1000):8.1f} MB/s")
 
 
@@ -84,7 +148,7 @@ def hostile() -> None:
     }
     print("hostile inputs (ms, one run)")
     for name, text in cases.items():
-        print(f"  {name:<24} {median_ms(lambda text=text: redact(text), 1):8.1f}")
+        print(f"  {name:<24} {median_ms(partial(redact, text), 1):8.1f}")
 
 
 def main() -> None:
@@ -93,6 +157,7 @@ def main() -> None:
     options = parser.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     write_path(options.runs)
+    board_update_ab(options.runs)
     throughput(options.runs)
     hostile()
 

@@ -9,8 +9,8 @@ memory still says *that* a key was set, never *which*.
   show text (transcript tails, search results).
 - ``redact_write(workspace, path, text)``: the choke point ``files.store.Store`` applies to
   every memory file it writes, redacting only the lines a write adds.
-- ``stored_cell(value)``: what a table cell holding ``value`` reads back as, so a writer's
-  verification compares what it meant with what the file can hold.
+- ``stored_cell(value)`` / ``stored_row(values)``: what a table cell (a row) reads back
+  as, so a writer's verification compares what it meant with what the file can hold.
 
 The known token formats are in ``patterns``, secrets found by their name (settings, flags,
 ``credentials:`` blocks, "my password is …") in ``named`` and ``names``, the merging of
@@ -31,6 +31,15 @@ def stored_cell(value: str) -> str:
     return unescape_cell(clean) if count else value
 
 
+def stored_row(values: list[str]) -> list[str]:
+    """A table row's cells as they read back; one cheap test when none holds a secret."""
+    from .engine import might_hold_secret
+
+    if not might_hold_secret("\n".join(values)):
+        return values
+    return [stored_cell(value) for value in values]
+
+
 def redact_write(workspace: object, path: object, text: str) -> str:
     """See ``changes.redact_write`` (imported on first write, not with this package)."""
     from .changes import redact_write as apply
@@ -38,4 +47,4 @@ def redact_write(workspace: object, path: object, text: str) -> str:
     return apply(workspace, path, text)  # type: ignore[arg-type]
 
 
-__all__ = ["find_secrets", "redact", "redact_write", "stored_cell"]
+__all__ = ["find_secrets", "redact", "redact_write", "stored_cell", "stored_row"]
