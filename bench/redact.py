@@ -23,6 +23,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from workmem.files.store import Store
 from workmem.redact import redact
 from workmem.redact.changes import redact_write
 from workmem.root import Workspace
@@ -50,6 +51,7 @@ def write_path(runs: int) -> None:
     print(f"{'rows':>6}  {'clean row':>10}  {'row with secret':>16}")
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Workspace(Path(tmp))
+        store = Store(workspace)
         board = workspace.board_file
         board.parent.mkdir(parents=True)
         for rows in (1000, 10_000):
@@ -58,8 +60,8 @@ def write_path(runs: int) -> None:
             middle = f"summary of session {rows // 2} |"
             clean = old.replace(middle, f"summary of session {rows // 2}, updated |")
             secret = old.replace(middle, f"pushed with ghp_{'a1B2c3D4e5' * 4} |")
-            clean_ms = median_ms(partial(redact_write, workspace, board, clean), runs)
-            secret_ms = median_ms(partial(redact_write, workspace, board, secret), runs)
+            clean_ms = median_ms(partial(redact_write, store, board, clean), runs)
+            secret_ms = median_ms(partial(redact_write, store, board, secret), runs)
             print(f"{rows:>6}  {clean_ms:>10.2f}  {secret_ms:>16.2f}")
 
 
@@ -112,7 +114,7 @@ def _install(*steps: Callable[..., object]) -> None:
         setattr(redact_package, name, step)
 
 
-def _identity(workspace: object, path: object, text: str) -> str:
+def _identity(store: object, path: object, text: str) -> str:
     return text
 
 

@@ -117,7 +117,7 @@ def test_an_unreadable_old_file_counts_as_all_new(root: Path) -> None:
     path.parent.mkdir(parents=True)
     path.write_bytes(b"\xff\xfe not utf-8 \x80\n")
     text = f"rewritten with {GITHUB}\n"
-    assert redact_write(Workspace(root), path, text) == f"rewritten with {MARKED}\n"
+    assert redact_write(Store(Workspace(root)), path, text) == f"rewritten with {MARKED}\n"
 
 
 def test_writing_the_same_secret_again_leaves_the_file_as_it_is(root: Path) -> None:

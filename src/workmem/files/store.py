@@ -235,7 +235,7 @@ class Store:
         memory file, secrets the write adds are redacted first (``workmem.redact``)."""
         from ..redact import redact_write  # the one redaction every memory write passes
 
-        written = redact_write(self.workspace, path, text)
+        written = redact_write(self, path, text)
         self.write_bytes(path, encode(written, style))
         return written
 

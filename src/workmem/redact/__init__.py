@@ -7,7 +7,7 @@ memory still says *that* a key was set, never *which*.
 
 - ``redact(text) -> (clean_text, count)``: for a workflow that wants to report a count or
   show text (transcript tails, search results).
-- ``redact_write(workspace, path, text)``: the choke point ``files.store.Store`` applies to
+- ``redact_write(store, path, text)``: the choke point ``files.store.Store`` applies to
   every memory file it writes, redacting only the lines a write adds.
 - ``stored_cell(value)`` / ``stored_row(values)``: what a table cell (a row) reads back
   as, so a writer's verification compares what it meant with what the file can hold.
@@ -20,6 +20,12 @@ findings in ``engine``, and the changed-lines logic in ``changes``.
 from __future__ import annotations
 
 from .engine import find_secrets, redact
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..files.store import Store
 
 
 def stored_cell(value: str) -> str:
@@ -40,11 +46,11 @@ def stored_row(values: list[str]) -> list[str]:
     return [stored_cell(value) for value in values]
 
 
-def redact_write(workspace: object, path: object, text: str) -> str:
+def redact_write(store: Store, path: Path, text: str) -> str:
     """See ``changes.redact_write`` (imported on first write, not with this package)."""
     from .changes import redact_write as apply
 
-    return apply(workspace, path, text)  # type: ignore[arg-type]
+    return apply(store, path, text)
 
 
 __all__ = ["find_secrets", "redact", "redact_write", "stored_cell", "stored_row"]

@@ -18,11 +18,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import FormatError
-from ..files.store import read_bytes
 from ..files.text import decode
 from ..root import Workspace
 from .engine import is_table_row, might_hold_secret, redact
 from .names import compiled
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from ..files.store import Store
 
 #: How far above a changed line its parent key is looked for.
 MAX_CONTEXT_LINES = 200
@@ -43,17 +46,18 @@ def is_memory_file(workspace: Workspace, path: Path) -> bool:
     return target.is_relative_to(workspace.memory_dir.absolute())
 
 
-def redact_write(workspace: Workspace, path: Path, text: str) -> str:
-    """``text`` as it may be written to ``path``: what it adds to the file, redacted."""
-    if not is_memory_file(workspace, path):
+def redact_write(store: Store, path: Path, text: str) -> str:
+    """``text`` as it may be written to ``path``: what it adds to the file, redacted.
+
+    The old file is read through ``store`` (confined to the root like every read).
+    """
+    if not is_memory_file(store.workspace, path):
         return text
-    data = read_bytes(path)
-    old = None
-    if data is not None:
-        try:
-            old = decode(data, str(path))[0]
-        except FormatError:
-            old = None  # unreadable before: everything written now is new
+    try:
+        data = store.read_bytes(path)
+        old = None if data is None else decode(data, store.show(path))[0]
+    except FormatError:
+        old = None  # unreadable or oversized before: everything written now is new
     return redact_changes(old, text)
 
 
