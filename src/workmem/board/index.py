@@ -250,6 +250,10 @@ class BoardIndex:
             return outcome
 
     def _verify(self, edit: BoardEdit) -> None:
+        """Re-read the board: every row changed holds what was meant, or what was meant
+        with its secrets redacted (the write path takes them out)."""
+        from ..redact import stored_row
+
         reread = self.store.read_text(self.path)
         text = reread[0] if reread else ""
         found: dict[str, list[list[str]]] = {}
@@ -269,7 +273,7 @@ class BoardIndex:
             if expected is None:
                 if rows:
                     raise WriteError(f"verification failed: {session_id} is still on the board")
-            elif rows != [expected.values()]:
+            elif rows != [expected.values()] and rows != [stored_row(expected.values())]:
                 raise WriteError(
                     f"verification failed: row {session_id} does not hold the intended values"
                 )

@@ -115,7 +115,14 @@ class SnapshotChange:
     items: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, section: str, text: str) -> None:
-        """Route text to a section: list sections take one item per line or bullet."""
+        """Route text to a section: list sections take one item per line or bullet.
+
+        Secrets are replaced here, as the write path would: a re-sent item then matches
+        the redacted one on file instead of being added a second time.
+        """
+        from ..redact import redact
+
+        text = redact(text)[0]
         title = canonical_section(section)
         if normalize_title(title) == normalize_title(METADATA):
             raise UsageError("the Metadata section is kept by workmem; use --topic or --status")

@@ -230,9 +230,14 @@ class Store:
                 f"{self.show(path)}: re-read after writing does not match what was written"
             )
 
-    def write_text(self, path: Path, text: str, style: TextStyle = PLAIN) -> None:
-        """Write and verify; the caller must already hold ``path``'s lock."""
-        self.write_bytes(path, encode(text, style))
+    def write_text(self, path: Path, text: str, style: TextStyle = PLAIN) -> str:
+        """Write and verify; hold ``path``'s lock first. Returns the text written: in a
+        memory file, secrets the write adds are redacted first (``workmem.redact``)."""
+        from ..redact import redact_write  # the one redaction every memory write passes
+
+        written = redact_write(self, path, text)
+        self.write_bytes(path, encode(written, style))
+        return written
 
     def update(
         self,
@@ -254,11 +259,14 @@ class Store:
             new_text = change(old_text)
             if new_text == old_text:
                 return WriteResult(path, changed=False, created=False)
-            self.write_text(path, new_text, style)
+            written = self.write_text(path, new_text, style)
             if verify is not None:
                 reread = self.read_text(path)
+                text = reread[0] if reread else ""
                 try:
-                    verify(reread[0] if reread else "")
+                    # A file that holds exactly what was written, with secrets redacted, is
+                    # checked from the caller's side on the text the caller meant.
+                    verify(new_text if text == written != new_text else text)
                 except BaseException:
                     # The caller's check failed: put the previous file back, then report.
                     FileUndo(self.guard.check(path), previous).restore()

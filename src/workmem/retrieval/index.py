@@ -275,7 +275,7 @@ class SearchIndex:
             report.problems[file.rel] = error
         kept = _vectors_of(con, file.rel)
         report.chunks_removed += self._drop(con, file.rel)
-        for row, body, ctx in chunk_records(file, chunks):
+        for row, body, ctx in chunk_records(file, _redacted(chunks)):
             cursor = con.execute(
                 "INSERT INTO chunks(cid, path, kind, seq, line_start, line_end, date, session_id,"
                 " title, text, tokens, ehash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -386,6 +386,17 @@ def _stale(known: tuple[int, int, str | None] | None, stat: kinds.FileStat) -> b
     if known is None or known[:2] != (stat.mtime_ns, stat.size):
         return True
     return time.time_ns() - stat.mtime_ns < RACY_NS
+
+
+def _redacted(chunks: list[Chunk]) -> list[Chunk]:
+    """Chunks as the index may hold them: no secret enters it, whoever wrote the file."""
+    from ..redact import redact
+
+    for chunk in chunks:
+        chunk.text = redact(chunk.text)[0]
+        chunk.title = redact(chunk.title)[0]
+        chunk.headings = [redact(heading)[0] for heading in chunk.headings]
+    return chunks
 
 
 def _vectors_of(con: sqlite3.Connection, rel: str) -> dict[str, list[tuple[str, bytes]]]:
