@@ -19,7 +19,10 @@ from .. import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "session": ("workmem.cli.board_cmds", "the session board: start, register, update, …"),
     "organize": ("workmem.cli.board_cmds", "delete idle rows and mark overdue sessions stale"),
-    "doctor": ("workmem.cli.board_cmds", "report inconsistencies between board and files"),
+    "doctor": (
+        "workmem.cli.board_cmds",
+        "check memory files, links, hooks and conflict copies (--fix repairs)",
+    ),
     "platform": ("workmem.cli.facts_cmds", "which agent platform this project uses, and why"),
     "memory": ("workmem.cli.facts_cmds", "typed memories: add, list, show"),
     "maintain": ("workmem.cli.facts_cmds", "compress, dedup, mark stale; update MEMORY.md's index"),
