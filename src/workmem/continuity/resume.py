@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..root import Workspace
+from .fit import Part, compose_within
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
     from ..transcripts.model import PlanItem, Transcript
 
 DEFAULT_BUDGET = 2000
-#: share of the budget filled when tokens are estimated, not counted (see build_resume_context)
-ESTIMATE_MARGIN = 0.85
 #: bytes of the transcript's end read at a resume (plus its head and plan lines)
 RESUME_WINDOW = 4 * 1024 * 1024
 #: seconds a resume may spend reading the transcript before it relies on saved files only
@@ -50,36 +49,12 @@ _DONE_MARK = re.compile(r"^\[(done|resolved|superseded)[^\]]*\]", re.I)
 
 
 @dataclass
-class Part:
-    """One section of the document: its lines in order of importance, and its share."""
-
-    title: str
-    lines: list[str]
-    #: share of the budget it may take before the others had theirs
-    share: float
-    kept: list[str] = field(default_factory=list)
-
-    @property
-    def shortened(self) -> bool:
-        """Some of it is shown, not all (lines dropped, or the last shown one clipped)."""
-        if not self.kept:
-            return False
-        return len(self.kept) < len(self.lines) or self.kept[-1] != self.lines[len(self.kept) - 1]
-
-
-@dataclass
 class ResumeContext:
     text: str
     tokens: int
     left_out: list[str] = field(default_factory=list)
     shortened: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
-
-
-def _tokens(text: str) -> int:
-    from ..retrieval.tokens import count_tokens
-
-    return count_tokens(text)
 
 
 def _key(text: str) -> str:
@@ -402,45 +377,6 @@ def _dedupe(parts: list[Part]) -> None:
         part.lines = kept
 
 
-def _take(lines: list[str], tokens: int) -> list[str]:
-    """The first lines that fit in ``tokens``; the last one clipped to fit if needed."""
-    kept: list[str] = []
-    used = _tokens("\n")
-    for line in lines:
-        cost = _tokens(line) + 1
-        if used + cost <= tokens:
-            kept.append(line)
-            used += cost
-            continue
-        room = tokens - used
-        if room > 20:
-            ratio = room / cost
-            kept.append(line[: max(int(len(line) * ratio) - 2, 0)].rstrip() + " …")
-        break
-    return kept
-
-
-def _fit(parts: list[Part], budget: int) -> None:
-    remaining = budget
-    for part in parts:  # first pass: each part up to its share
-        heading = _tokens(f"## {part.title}") + 2
-        allowed = min(int(part.share * budget), remaining - heading)
-        if not part.lines or allowed <= 20:
-            continue
-        part.kept = _take(part.lines, allowed)
-        if part.kept:
-            remaining -= heading + _tokens("\n".join(part.kept))
-    for part in parts:  # second pass: what was cut grows into what is left, in order
-        if not part.lines or (len(part.kept) == len(part.lines) and not part.shortened):
-            continue
-        heading = 0 if part.kept else _tokens(f"## {part.title}") + 2
-        before = _tokens("\n".join(part.kept)) if part.kept else 0
-        grown = _take(part.lines, before + remaining - heading)
-        if len(grown) > len(part.kept) or (grown and _tokens("\n".join(grown)) > before):
-            remaining -= heading + _tokens("\n".join(grown)) - before
-            part.kept = grown
-
-
 def build_resume_context(
     workspace: Workspace,
     *,
@@ -455,11 +391,6 @@ def build_resume_context(
     from .save import failure_line
 
     budget = budget or budget_of(workspace)
-    from ..retrieval.tokens import tokenizer_name
-
-    # Hooks count with the fast estimate (within about 15 %); fit to what leaves the real
-    # count inside the budget too.
-    room = budget if tokenizer_name() != "cjk-estimate" else int(budget * ESTIMATE_MARGIN)
     src = _read_sources(workspace, session_id, transcript, platform, home)
     top = list(header or [])
     warning = failure_line(workspace, session_id)
@@ -484,21 +415,5 @@ def build_resume_context(
         )
         if path is not None and path.is_file()
     ]
-    footer_reserve = 60 if files else 40
-    _fit(parts, room - _tokens("\n\n".join(top)) - footer_reserve)
-    body: list[str] = ["\n\n".join(top)]
-    for part in parts:
-        if part.kept:
-            body.append(f"## {part.title}\n" + "\n".join(part.kept))
-    left_out = [p.title for p in parts if p.lines and not p.kept]
-    shortened = [p.title for p in parts if p.kept and p.shortened]
-    if left_out or shortened:
-        words = []
-        if left_out:
-            words.append("left out: " + ", ".join(left_out))
-        if shortened:
-            words.append("shortened: " + ", ".join(shortened))
-        where = f"; the whole of it is in {' and '.join(files)}" if files else ""
-        body.append(f"(To stay within {budget:,} tokens, {'; '.join(words)}{where}.)")
-    text = "\n\n".join(body)
-    return ResumeContext(text, _tokens(text), left_out, shortened, src.used)
+    fitted = compose_within(top, parts, budget, files)
+    return ResumeContext(fitted.text, fitted.tokens, fitted.left_out, fitted.shortened, src.used)

@@ -133,6 +133,13 @@ def tokenizer_name() -> str:
     return "cjk-estimate"
 
 
+def exact_tokens(text: str) -> int | None:
+    """The BPE count whatever the mode, or ``None`` when no BPE is installed: for checking
+    once that a document filled by the estimate really fits (see ``continuity.fit``)."""
+    counter = _bpe()
+    return counter(text) if counter is not None else None
+
+
 def count_tokens(text: str) -> int:
     if not text:
         return 0
