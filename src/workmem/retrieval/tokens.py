@@ -133,11 +133,48 @@ def tokenizer_name() -> str:
     return "cjk-estimate"
 
 
-def exact_tokens(text: str) -> int | None:
-    """The BPE count whatever the mode, or ``None`` when no BPE is installed: for checking
-    once that a document filled by the estimate really fits (see ``continuity.fit``)."""
-    counter = _bpe()
-    return counter(text) if counter is not None else None
+#: runs the upper estimate prices one by one: letters, digits, one non-ASCII character,
+#: punctuation, a line break with its indentation, a run of spaces or tabs, a
+#: space before a digit or a mark (a token of its own there)
+_RUNS: Any = None
+
+
+def upper_estimate(text: str) -> int:
+    """A count at or above a real BPE on nearly all text, for checking a finished document.
+
+    ``estimate_tokens`` prices every non-CJK character at a quarter token, which is right on
+    prose and code but a third low or worse on text dense in digits and punctuation (pasted
+    JSON logs, hashes, timestamps). This prices runs instead: a word by its length, digits
+    by threes (as o200k splits them), punctuation by pairs, each line break, and case
+    changes inside a word (random base64 costs far more than a word of the same length).
+    Over prose, code, JSON and CJK from real sessions it is at or above the BPE for 95 % of
+    texts and at most ~1.4x below it on random base64. It costs ~1 µs a character, so it is
+    meant for one document of a few KB (the resume), not for whole transcripts.
+    """
+    from itertools import pairwise
+
+    global _RUNS
+    if _RUNS is None:
+        import re
+
+        _RUNS = re.compile(
+            r"[A-Za-z]+|[0-9]+|[^\x00-\x7f]|[^\sA-Za-z0-9\x80-\U0010ffff]+"
+            r"|\n\s*| {2,}|\t+| (?=[^A-Za-z\s])"
+        )
+    total = 0
+    for match in _RUNS.finditer(text):
+        run = match.group()
+        first = run[0]
+        if first.isascii() and first.isalpha():
+            changes = sum(1 for a, b in pairwise(run[1:]) if a.islower() != b.islower())
+            total += 1 + max(0, len(run) - 5) // 3 + changes // 2
+        elif first.isdigit():
+            total += (len(run) + 2) // 3
+        elif first in "\n \t" or not first.isascii():
+            total += 1
+        else:
+            total += (len(run) + 1) // 2
+    return total
 
 
 def count_tokens(text: str) -> int:
