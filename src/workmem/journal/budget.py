@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 Counter = Callable[[str], int]
 PHASES = ("orient", "anchor", "context", "deep")
 #: Tokens kept aside in a list for its "… N omitted" line.
-_RESERVE = 24
+OMISSION_RESERVE = 24
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,13 @@ class PhaseText:
         self.loaded.append(key)
         return True
 
+    def add_block(self, keys: list[str], text: str, *, reserve: int = 0) -> bool:
+        """Add one block that carries several items (all loaded, or none), if it fits whole."""
+        if not keys or not self.add(keys[0], text, reserve=reserve):
+            return False
+        self.loaded.extend(keys[1:])
+        return True
+
     def add_clipped(self, key: str, text: str, *, reserve: int = 0) -> bool:
         """Add a block, cutting it at a line (then a character) boundary if it is too long."""
         if self.add(key, text):
@@ -137,12 +144,13 @@ class PhaseText:
         """A titled list, in priority order; returns how many items were loaded."""
         if not items:
             return 0
-        if not self.add(f"{title} (heading)", title):
+        # Room for the heading and at least the omission line: never a heading alone.
+        if not self.add(f"{title} (heading)", title, reserve=OMISSION_RESERVE):
             self.omitted.extend(key for key, _ in items)
             return 0
         loaded = 0
         for index, (key, text) in enumerate(items):
-            reserve = _RESERVE if index < len(items) - 1 else 0
+            reserve = OMISSION_RESERVE if index < len(items) - 1 else 0
             ok = self.add(key, text, reserve=reserve)
             if not ok and index == 0 and clip_first:
                 ok = self.add_clipped(key, text, reserve=reserve)

@@ -252,21 +252,32 @@ def _events_block(inputs: ContextInputs, phase: PhaseText) -> None:
     )
 
 
-#: Hits asked of the index for deep recall; the phase keeps as many as its budget holds,
-#: best first, so a larger budget gets more evidence instead of an empty tail.
+#: Hits asked of the index for deep recall: one per this many tokens of the phase (at
+#: least ``RECALL_HITS``). The phase keeps as many as its budget holds, best first, so a
+#: larger budget gets more evidence instead of an empty tail.
 RECALL_HITS = 30
+RECALL_TOKENS_PER_HIT = 25
+
+
+def recall_hits(cap: int) -> int:
+    return max(RECALL_HITS, cap // RECALL_TOKENS_PER_HIT)
 
 
 def deep_phase(inputs: ContextInputs, phase: PhaseText) -> None:
     if phase.cap <= 0:
         return
     if RECALL in inputs.plan.branches and inputs.message.strip():
-        from .recall import search_items
+        from .recall import recall_into
 
-        items, _hits = search_items(
-            inputs.journal, inputs.message, None, RECALL_HITS, inputs.warnings
+        recall_into(
+            phase,
+            "## Deep recall (search)",
+            inputs.journal,
+            inputs.message,
+            None,
+            recall_hits(phase.cap),
+            inputs.warnings,
         )
-        phase.add_list("## Deep recall (search)", items, what="passages")
         return
     if inputs.strategy != DEEP_RELOAD:
         return

@@ -164,16 +164,16 @@ class MemoryLoader:
     ) -> Lookup:
         """Deep recall over logs, archive and threads through the search index."""
         from ..retrieval.tokens import count_tokens
-        from .recall import search_items
+        from .recall import recall_into
 
         cap = budget_tokens if budget_tokens is not None else self.journal.settings.budget.deep
         phase = PhaseText("deep", cap, count_tokens)
         warnings: list[str] = []
-        items, hits = search_items(self.journal, query, kinds, k, warnings)
-        phase.add_list(f"## Recall for “{query.strip()}”", items, what="passages")
+        title = f"## Recall for “{query.strip()}”"
+        hits = recall_into(phase, title, self.journal, query, kinds, k, warnings)
         return Lookup(
-            text=phase.text() if items else "",
-            total_tokens=phase.tokens if items else 0,
+            text=phase.text() if hits else "",
+            total_tokens=phase.tokens if hits else 0,
             items=hits,
             metadata={"omitted": phase.omitted, "warnings": warnings},
         )
