@@ -92,6 +92,12 @@ class ModuleResult:
     def equivalents(self) -> int:
         return sum(1 for m in self.mutants if m.equivalent is not None)
 
+    @property
+    def rate_of_the_rest(self) -> float:
+        """Killed among the mutants that could be killed (listed equivalents left out)."""
+        rest = len(self.mutants) - self.equivalents
+        return self.count("killed") / rest if rest else 1.0
+
 
 def load_config() -> dict[str, Any]:
     with CONFIG.open("rb") as handle:
@@ -273,18 +279,20 @@ def write_survivors(folder: Path, results: list[ModuleResult]) -> None:
 
 def print_table(results: list[ModuleResult], target: float) -> bool:
     print(
-        f"{'module':42} {'mutants':>7} {'killed':>6} {'surv.':>5} {'no test':>7} "
-        f"{'equiv.':>6} {'rate':>6}"
+        f"{'module':34} {'mutants':>7} {'killed':>6} {'surv.':>5} {'no test':>7} "
+        f"{'equiv.':>6} {'rate':>6} {'rest':>6}"
     )
     ok = True
     for result in sorted(results, key=lambda r: r.path):
         flag = "" if result.rate >= target else "  below target"
         ok = ok and not flag
         print(
-            f"{result.path.removeprefix('src/'):42} {len(result.mutants):7d} "
+            f"{result.path.removeprefix('src/'):34} {len(result.mutants):7d} "
             f"{result.count('killed'):6d} {result.count('survived'):5d} "
-            f"{result.count('no tests'):7d} {result.equivalents:6d} {result.rate:6.1%}{flag}"
+            f"{result.count('no tests'):7d} {result.equivalents:6d} {result.rate:6.1%} "
+            f"{result.rate_of_the_rest:6.1%}{flag}"
         )
+    print("rate: killed / all mutants; rest: killed / mutants not listed as equivalent")
     return ok
 
 
@@ -344,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
             "no_tests": r.count("no tests"),
             "equivalent": r.equivalents,
             "rate": round(r.rate, 4),
+            "rate_without_equivalents": round(r.rate_of_the_rest, 4),
         }
         for r in all_results
     }

@@ -184,8 +184,23 @@ def test_a_document_built_in_code_renders_its_own_header_and_separator() -> None
 def test_columns_are_found_without_case_and_unknown_ones_raise() -> None:
     doc = TableDocument.parse(TABLE)
     assert [doc.column(n) for n in ("a", "B", "c")] == [0, 1, 2]
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError) as info:
         doc.column("D")
+    assert info.value.args == ("D",)
+
+
+def test_a_header_written_by_hand_is_kept_byte_for_byte() -> None:
+    text = "|A|  B |C\n|:-|-:|-\n| 1 | 2 | 3 |\n"
+    doc = TableDocument.parse(text, expected_header=HEADER)
+    doc.append(["4", "5", "6"])
+    assert doc.render() == text + "| 4 | 5 | 6 |\n"
+
+
+def test_records_refuse_a_row_whose_width_does_not_match() -> None:
+    doc = TableDocument.parse(TABLE)
+    doc.rows.append(Row(["only one value"]))
+    with pytest.raises(ValueError, match="shorter"):
+        list(doc.records())
 
 
 def test_records_are_dicts_by_header() -> None:
