@@ -103,7 +103,7 @@ clean:
 MUTMUT_VERSION := 3.8.1
 MUTATION_STAMP := $(VENV)/.mutmut-$(MUTMUT_VERSION)
 
-$(MUTATION_STAMP): $(STAMP)
+$(MUTATION_STAMP): $(TEST_STAMP)
 	$(BIN)/python -m pip install --quiet 'mutmut==$(MUTMUT_VERSION)'
 	touch $(MUTATION_STAMP)
 
