@@ -349,3 +349,34 @@ def test_prose_replaces_a_placeholder_and_skips_what_is_already_said() -> None:
     merge_prose(target, "   ")
     merge_prose(target, "Next.")
     assert target.body == ["", "First line", "second line", "", "Next.", ""]
+
+
+def test_an_item_repeated_in_one_call_is_added_once_and_can_be_marked_in_it() -> None:
+    target = section("- A")
+    merge_items(target, ["New", "new.", "Later", "[done] Later"])
+    assert target.items() == ["A", "New", "[done] Later"]
+
+
+def test_keys_keep_letters_that_look_like_stripped_characters() -> None:
+    assert item_key("Use X") == "use x"
+    assert item_key("X marks the spot") == "x marks the spot"
+
+
+def test_hints_starting_with_any_letter_are_recognised() -> None:
+    hint = "X marks the spot"
+    old = Document.parse(f"## A\n\n- {hint}\n")
+    new = Document.parse("## A\n\n- Real item\n")
+    assert check_preserved(old, new, hints=[hint]) == []
+    assert is_placeholder(section(f"- {hint}"), hints=[hint])
+
+
+def test_prose_of_several_lines_is_appended_line_by_line() -> None:
+    target = section("Old text.", title="Current Context")
+    merge_prose(target, "New one\nnew two")
+    assert target.body == ["", "Old text.", "", "New one", "new two", ""]
+
+
+def test_ensure_looks_at_the_last_line_of_the_last_section() -> None:
+    doc = Document.parse("## A\nx\n\ny")
+    doc.ensure("B")
+    assert doc.render() == "## A\nx\n\ny\n\n## B\n\nNone\n"
