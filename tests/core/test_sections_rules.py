@@ -380,3 +380,12 @@ def test_ensure_looks_at_the_last_line_of_the_last_section() -> None:
     doc = Document.parse("## A\nx\n\ny")
     doc.ensure("B")
     assert doc.render() == "## A\nx\n\ny\n\n## B\n\nNone\n"
+
+
+def test_outline_nodes_know_their_level() -> None:
+    from workmem.files.outline import parse_outline
+
+    outline = parse_outline("## A\n### B\n", (2, 3))
+    assert outline.nodes[0].level == 2
+    assert outline.nodes[0].children[0].level == 3
+    assert outline.nodes[0].children[0].title == "B"
