@@ -337,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  mutmut failed (exit {code}): see {folder / 'mutmut.log'}", flush=True)
                 continue
             print(f"  done in {time.monotonic() - started:.0f} s", flush=True)
+        if not (folder / "mutants").is_dir():
+            print(f"no results in {folder} yet", file=sys.stderr)
+            continue
         results = read_results(folder, equivalents)
         write_survivors(folder, results)
         all_results += [r for r in results if any(fnmatch.fnmatch(r.path, p) for p in paths)]
