@@ -387,3 +387,42 @@ def test_undo_that_cannot_write_stays_quiet(
     monkeypatch.setattr(store_module, "atomic_write_bytes", fail)
     FileUndo(tmp_path / "f", b"old").restore()
     assert not (tmp_path / "f").exists()
+
+
+def test_an_error_number_without_a_name_gives_the_reason_alone(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*_args: object) -> None:
+        raise OSError(99999, "Strange failure")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(WriteError) as info:
+        store.update(store.workspace.root / "memory" / "a.md", lambda _old: "x\n")
+    assert str(info.value) == (
+        "writing memory/a.md failed: Strange failure; the previous file is unchanged"
+    )
+
+
+def test_a_move_that_left_the_source_behind_is_reported(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    root = store.workspace.root
+    source = root / "memory" / "a.md"
+    source.write_text("data")
+    monkeypatch.setattr(os, "replace", shutil.copyfile)  # the target lands, the source stays
+    with pytest.raises(WriteError, match="did not verify"):
+        store.move(source, root / "memory" / "b.md")
+
+
+def test_a_temp_that_cannot_be_removed_is_left_quietly(tmp_path: Path) -> None:
+    target = tmp_path / "f.md"
+    stuck = tmp_path / ".f.md.4242.0.tmp"
+    stuck.mkdir()  # unlink fails on a folder
+    (stuck / "inside").write_text("x")
+    gone = tmp_path / ".f.md.4242.1.tmp"
+    gone.write_text("x")
+    remove_orphan_temps(target, 4242)
+    assert stuck.is_dir()
+    assert not gone.exists()
