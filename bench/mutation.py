@@ -296,6 +296,15 @@ def print_table(results: list[ModuleResult], target: float) -> bool:
     return ok
 
 
+def print_equivalents(equivalents: list[Equivalent]) -> None:
+    print("| module | function | change | why it cannot change behaviour |")
+    print("|---|---|---|---|")
+    for e in equivalents:
+        change = f"`{e.was}` → `{e.now}`".replace("|", "\\|")
+        module = e.path.removeprefix("src/workmem/")
+        print(f"| {module} | `{e.function}` | {change} | {e.why} |")
+
+
 def load_equivalents(config: dict[str, Any]) -> list[Equivalent]:
     return [
         Equivalent(e["path"], e["function"], e["was"], e["now"], e["why"])
@@ -310,7 +319,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reuse", action="store_true", help="only read the results of the last run again"
     )
+    parser.add_argument(
+        "--list-equivalents",
+        action="store_true",
+        help="print the listed equivalent mutants as a markdown table (for docs/mutation.md)",
+    )
     args = parser.parse_args(argv)
+    if args.list_equivalents:
+        print_equivalents(load_equivalents(load_config()))
+        return 0
     if not MUTMUT.exists():
         print(
             "mutmut is not installed here: run `make mutation` (it installs it).", file=sys.stderr
