@@ -502,3 +502,30 @@ def test_repair_completes_only_references_to_other_rows_on_the_board(root: Path)
     again = DoctorReport(fix=True)
     repair_board(BoardContext.open(), again)
     assert again.repairs == []
+
+
+def test_a_note_landed_even_when_an_earlier_file_is_outside_the_root(root: Path) -> None:
+    ctx = BoardContext.open()
+    (root / "memory").mkdir()
+    (root / "memory" / "a.md").write_bytes(b"new")
+    intent = Intent(
+        files=[("../outside.md", digest(b"x")), ("memory/a.md", digest(b"new"))], rows={}
+    )
+    assert intent.landed(ctx.workspace)
+
+
+def test_repair_goes_on_past_rows_and_sources_it_skips(root: Path) -> None:
+    ghost = "2026-01-01-0000-ghost"
+    c = "2026-05-03-0900-cursor-main-agent"
+    write_board(root, values(c), values(A), values(B))  # c has no snapshot
+    sessions = root / "memory" / "sessions"
+    sessions.mkdir(parents=True)
+    for sid, sources in ((A, []), (B, [ghost, B, A])):
+        body = "\n".join(f"- {s}" for s in sources) or "None"
+        (sessions / f"{sid}.md").write_text(
+            f"# Session: {sid}\n\n## Metadata\n\n| Field | Value |\n|---|---|\n\n"
+            f"## Continues From\n\n{body}\n"
+        )
+    report = DoctorReport(fix=True)
+    repair_board(BoardContext.open(), report)
+    assert report.repairs == [f"{A} Referenced By now lists {B}, whose snapshot continues from it"]

@@ -120,7 +120,9 @@ def test_show_reads_a_row_with_its_snapshot_or_an_archived_session(root: Path) -
     path = write_snapshot(root, A)
     ctx = BoardContext.open()
     view = show_session(ctx, A)
+    assert view.session_id == A
     assert view.row is not None and view.row.session_id == A
+    assert view.to_dict()["row"] == view.row.to_dict()
     assert view.snapshot == path.read_text()
     assert view.archived is False
     assert view.to_dict()["snapshot"] == path.read_text()

@@ -334,3 +334,23 @@ def test_row_to_dict_restores_escaped_free_text() -> None:
     assert row.to_dict()["summary"] == "---"
     assert row.to_dict()["keywords"] == "<!-- k"
     assert row.to_dict()["agent_name"] == "a"
+
+
+def test_a_result_as_a_dict_for_scripts(root: Path) -> None:
+    from workmem.board.start import SessionResult
+
+    result = Board().register(topic="T")
+    data = result.to_dict()
+    assert list(data) == ["action", "session_id", "row", "files", "notes"]
+    assert data["action"] == "register"
+    assert data["session_id"] == result.session_id
+    assert data["files"] == result.files
+    assert data["notes"] == []
+    assert result.row is not None and data["row"] == result.row.to_dict()
+    assert SessionResult("start", "x").to_dict() == {
+        "action": "start",
+        "session_id": "x",
+        "row": None,
+        "files": [],
+        "notes": [],
+    }

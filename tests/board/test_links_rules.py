@@ -437,3 +437,21 @@ def test_a_failed_archive_puts_the_snapshot_back(
     assert not (root / "memory" / "archive" / sid).exists()
     assert sid in rows(root)
     assert continues_from(before.decode()) == []
+
+
+def test_a_release_that_cannot_remove_the_source_names_the_snapshot(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.board import snapshot
+    from workmem.errors import FormatError
+
+    board = Board()
+    source = board.register(topic="Auth").session_id
+    follower = board.continue_from(source).session_id
+    monkeypatch.setattr(snapshot, "continues_from", lambda _text: [source])
+    with pytest.raises(FormatError) as info:
+        board.release(source, as_id=follower)
+    assert str(info.value) == (
+        f"memory/sessions/{follower}.md: could not remove {source} from Continues From"
+    )
+    assert rows(root)[source]["Referenced By"] == follower
