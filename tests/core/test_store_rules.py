@@ -426,3 +426,57 @@ def test_a_temp_that_cannot_be_removed_is_left_quietly(tmp_path: Path) -> None:
     remove_orphan_temps(target, 4242)
     assert stuck.is_dir()
     assert not gone.exists()
+
+
+def test_a_link_planted_at_the_temp_name_is_never_written_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import itertools
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me\n")
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    monkeypatch.setattr(store_module, "_tmp_counter", itertools.count(7))
+    (folder / f".f.md.{os.getpid()}.7.tmp").symlink_to(outside)
+    with pytest.raises(WriteError, match=r"^writing memory/f\.md failed: "):
+        atomic_write_bytes(folder / "f.md", b"new", shown="memory/f.md")
+    assert outside.read_text() == "keep me\n"
+    assert not (folder / "f.md").exists()
+
+
+def test_a_temp_that_could_not_be_created_is_not_looked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(*_args: object, **_kwargs: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "open", full)
+    with pytest.raises(WriteError, match="the disk is full"):
+        atomic_write_bytes(tmp_path / "f", b"x")
+
+
+def test_update_of_a_file_that_is_not_utf8_names_it(store: Store) -> None:
+    path = store.workspace.root / "memory" / "a.md"
+    path.write_bytes(b"ok\n\xff\n")
+    with pytest.raises(FormatError, match=r"^memory/a\.md:2: not valid UTF-8"):
+        store.update(path, lambda old: "x")
+    assert path.read_bytes() == b"ok\n\xff\n"
+
+
+def test_verify_gets_empty_text_when_the_file_is_gone_on_re_read(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = store.workspace.root / "memory" / "a.md"
+    seen: list[str] = []
+    real_read_text = Store.read_text
+    calls = {"n": 0}
+
+    def vanishing(self: Store, target: Path) -> object:
+        calls["n"] += 1
+        return None if target == path else real_read_text(self, target)
+
+    monkeypatch.setattr(Store, "read_text", vanishing)
+    store.update(path, lambda _old: "x\n", verify=seen.append)
+    assert seen == [""]
+    assert calls["n"] == 1
