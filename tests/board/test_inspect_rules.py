@@ -346,3 +346,16 @@ def test_list_sessions_reads_without_writing(root: Path) -> None:
     assert [r.session_id for r in list_sessions(BoardContext.open())] == [A]
     assert (root / "memory" / "index.md").read_bytes() == before
     assert not (root / "memory" / ".workmem").exists()
+
+
+def test_check_board_reads_the_workspace_it_is_given_not_the_current_one(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_board(root, row(A))  # an active row without its snapshot
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.delenv("WORKMEM_ROOT")
+    monkeypatch.chdir(elsewhere)
+    report = DoctorReport()
+    check_board(open_workspace(root), report)
+    assert [(f.kind, f.session_id) for f in report.findings] == [("row-without-snapshot", A)]

@@ -137,6 +137,8 @@ def test_release_changes_both_sides_and_reports_each(root: Path) -> None:
     follower = board.continue_from(source).session_id
     result = board.release(source, as_id=follower)
     assert result.action == "release"
+    assert result.session_id == follower
+    assert result.row is not None and result.row.session_id == follower
     assert result.notes == [
         f"removed {follower} from {source} Referenced By",
         f"removed {source} from {follower} Continues From",

@@ -308,3 +308,15 @@ def test_a_source_in_backticks_followed_by_words_is_a_continuation_both_ways(
     board.release(source, as_id=sid)
     assert continues_from((root / "memory" / "sessions" / f"{sid}.md").read_text()) == []
     assert board.doctor().healthy
+
+
+def test_a_release_replaces_the_template_hint_under_superseded() -> None:
+    hint = (
+        "- List replaced decisions, resolved questions, or completed/abandoned actions, "
+        "or write `None`."
+    )
+    text = with_sources("- a-1").replace(
+        "## Superseded / Resolved\n\nNone", f"## Superseded / Resolved\n\n{hint}"
+    )
+    out = remove_continues_from(text, "a-1", "[resolved] Released a-1", path="s.md")
+    assert out.endswith("## Superseded / Resolved\n\n- [resolved] Released a-1\n\n")
