@@ -322,7 +322,7 @@ def test_leftover_temps_of_dead_writers_only(root: Path, tmp_path: Path) -> None
     mine = os.getpid()
     wanted = memory / "sessions" / f".{A}.md.{dead}.0.tmp"
     wanted.write_text("x")
-    (memory / f".index.md.{mine}.1.tmp").write_text("x")  # a live writer's
+    (memory / f".index.md.{mine}.0.tmp").write_text("x")  # a live writer's
     (memory / ".workmem" / f".map.json.{dead}.0.tmp").write_text("x")  # state is not ours
     (memory / f".odd.{dead}.tmp").write_text("x")  # not the temp name pattern
     (memory / ".index.md.notapid.0.tmp").write_text("x")

@@ -251,6 +251,7 @@ def test_summary_takes_two_sentences_and_joins_them_with_one_space() -> None:
     assert summary_from("* One\n+ Two") == "One + Two"
     assert summary_from("   ") == ""
     assert summary_from("No end mark") == "No end mark"
+    assert summary_from("X marks the spot.") == "X marks the spot."
 
 
 def test_summary_joins_cjk_sentences_without_a_space() -> None:

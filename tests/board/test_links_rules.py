@@ -41,6 +41,7 @@ def test_continue_without_an_id_registers_with_the_source_topic_and_an_intro(roo
     result = board.continue_from(source)
     new = result.session_id
     assert result.action == "continue"
+    assert result.row is not None and result.row.session_id == new
     assert result.notes == [
         f"registered {new} first (no Memory Session ID was given)",
         f"{source} Referenced By now lists {new}",
