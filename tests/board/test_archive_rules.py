@@ -99,7 +99,7 @@ def test_the_note_records_what_the_moved_snapshot_holds(
     content = snapshot_path(root, sid).read_bytes()
     empty = board.register(topic="Empty", agent_name="other-agent").session_id
     snapshot_path(root, empty).write_bytes(b"")
-    notes: list[dict[str, object]] = []
+    notes: list[dict[str, list[list[str]]]] = []
 
     def capture() -> None:
         notes.append(json.loads((root / "memory" / ".workmem" / "board-intent.json").read_text()))
@@ -107,7 +107,7 @@ def test_the_note_records_what_the_moved_snapshot_holds(
     monkeypatch.setattr(board_index, "between_writes", capture)
     board.archive(sid)
     board.archive(empty)
-    files = [dict((rel, sha) for rel, sha in note["files"]) for note in notes]  # type: ignore[union-attr]
+    files = [{rel: sha for rel, sha in note["files"]} for note in notes]
     assert files[0][f"memory/archive/{sid}/session.md"] == digest(content)
     assert files[1][f"memory/archive/{empty}/session.md"] == digest(b"")
 
