@@ -411,3 +411,76 @@ def test_user_cache_dir_on_windows_uses_local_app_data(monkeypatch: pytest.Monke
     assert oscompat.user_cache_dir({"WORKMEM_CACHE_DIR": "~/c", "XDG_CACHE_HOME": "/x"}) == (
         Path("~/c").expanduser()
     )
+
+
+def test_the_seek_and_read_fallback_where_there_is_no_pread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x"
+    path.write_bytes(b"0123456789")
+    monkeypatch.delattr(os, "pread")
+    monkeypatch.delattr(os, "pwrite")
+    fd = os.open(path, os.O_RDWR)
+    try:
+        os.lseek(fd, 9, os.SEEK_SET)
+        assert oscompat.read_at(fd, 3, 2) == b"234"
+        oscompat.write_at(fd, b"ab", 5)
+        assert oscompat.read_at(fd, 10, 0) == b"01234ab789"
+    finally:
+        os.close(fd)
+
+
+def test_a_log_line_that_cannot_be_encoded_is_written_with_replacements(tmp_path: Path) -> None:
+    log = tmp_path / "hook.log"
+    oscompat.append_line(log, "bad \udc80 surrogate\n")
+    assert log.read_bytes() == b"bad ? surrogate\n"
+
+
+def test_detached_on_windows_without_the_flags_defined(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(oscompat, "WINDOWS", True)
+    monkeypatch.delattr(subprocess, "CREATE_NEW_PROCESS_GROUP", raising=False)
+    monkeypatch.delattr(subprocess, "DETACHED_PROCESS", raising=False)
+    assert oscompat.detached() == {"creationflags": 0}
+
+
+def test_open_no_follow_errors_carry_their_number_and_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    with pytest.raises(ValueError) as truncate:
+        oscompat.open_no_follow(tmp_path / "x", os.O_WRONLY | os.O_TRUNC)
+    assert str(truncate.value) == "open_no_follow never truncates"
+    monkeypatch.setattr(oscompat, "NO_FOLLOW", 0)
+    (tmp_path / "link").symlink_to(tmp_path / "x")
+    with pytest.raises(oscompat.UnsafeFileError) as link:
+        oscompat.open_no_follow(tmp_path / "link", os.O_RDONLY)
+    assert (link.value.errno, link.value.filename) == (errno.ELOOP, str(tmp_path / "link"))
+
+
+def test_pid_one_is_a_process() -> None:
+    assert oscompat.pid_alive(1) is True
+
+
+@pytest.mark.parametrize(
+    ("given", "windows", "home", "expected"),
+    [
+        ("abca", False, None, "abca"),  # same first and last character, not quotes
+        ('""', False, None, "."),
+        ("'/a b'", False, None, "/a b"),
+        ("XfooX", False, None, "XfooX"),
+        ("file://localhost/tmp/x", False, None, "/tmp/x"),
+        ("file://LOCALHOST/tmp/x", False, None, "/tmp/x"),
+        ("/c:", True, None, "c:"),
+        ("Xc:/a", True, None, "Xc:/a"),
+        ("~/x", False, None, "~/x"),
+        ("abc", False, "/h", "abc"),
+        ("~", False, "/h", "/h"),
+        ("~x", False, "/h", "~x"),
+    ],
+)
+def test_outside_path_forms(given: str, windows: bool, home: str | None, expected: str) -> None:
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    flavour = PureWindowsPath if windows else PurePosixPath
+    assert oscompat.outside_path(given, windows=windows, home=home) == flavour(expected)
