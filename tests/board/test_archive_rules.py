@@ -18,10 +18,13 @@ from workmem.board.archive import archive_row
 from workmem.board.cleanup import _mark_snapshot_stale
 from workmem.board.context import BoardContext
 from workmem.board.intent import digest
+from workmem.board.model import default_topic
 from workmem.errors import ConflictError, WriteError
 from workmem.files.tables import TableDocument
 
 GHOST = "2026-01-01-0000-ghost"
+
+TOPIC_NOT_SET = default_topic("en")
 
 
 def rows(root: Path) -> dict[str, dict[str, str]]:
@@ -127,7 +130,7 @@ def test_a_failed_archive_of_a_row_without_snapshot_leaves_no_folder(
     board = Board()
     sid = board.start().session_id
     index = root / "memory" / "index.md"
-    index.write_text(index.read_text().replace("未設定", "Real topic"))
+    index.write_text(index.read_text().replace(TOPIC_NOT_SET, "Real topic"))
     _fail_between_writes(monkeypatch)
     with pytest.raises(WriteError, match="disk gone"):
         Board().archive(sid)

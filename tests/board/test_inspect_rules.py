@@ -22,7 +22,7 @@ from workmem.board.inspect import (
     session_listing,
     show_session,
 )
-from workmem.board.model import COLUMNS
+from workmem.board.model import COLUMNS, default_topic
 from workmem.doctor import DoctorReport
 from workmem.errors import NotFoundError, UsageError
 from workmem.files.tables import format_row, format_separator
@@ -31,6 +31,8 @@ from workmem.root import open_workspace
 A = "2026-05-01-0900-cursor-main-agent"
 B = "2026-05-02-0900-cursor-main-agent"
 C = "2026-05-03-0900-cursor-main-agent"
+
+TOPIC_NOT_SET = default_topic("en")
 
 
 def row(
@@ -77,7 +79,7 @@ def findings(root: Path) -> list[tuple[str, str | None, str]]:
 def test_list_orders_by_status_then_newest_and_placeholders_last(root: Path) -> None:
     write_board(
         root,
-        row(A, "idle", topic="未設定", updated="2026-05-09 09:00"),
+        row(A, "idle", topic=TOPIC_NOT_SET, updated="2026-05-09 09:00"),
         row(B, "stale", updated="2026-05-08 09:00"),
         row(C, "active", updated="2026-05-01 09:00"),
         row("2026-05-04-0900-cursor-main-agent", "active", updated="2026-05-07 10:00"),

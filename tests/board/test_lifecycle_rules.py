@@ -19,14 +19,20 @@ from workmem.board.model import (
     base_session_id,
     check_agent_name,
     check_session_id,
+    default_topic,
     join_references,
+    manual_summary,
     split_references,
+    start_summary,
 )
 from workmem.board.snapshot import continues_from
 from workmem.errors import FormatError, NotFoundError, UsageError
 from workmem.files.tables import TableDocument
 
 BASE = "2026-05-25-1318-cursor-main-agent"
+
+TOPIC_NOT_SET = default_topic("en")
+START_SUMMARY = start_summary("en")
 
 
 def rows(root: Path) -> dict[str, dict[str, str]]:
@@ -140,15 +146,15 @@ def test_registration_defaults(root: Path) -> None:
     result = Board().register()
     row = rows(root)[result.session_id]
     assert result.action == "register"
-    assert row["Topic"] == "未設定"
-    assert row["Summary"] == FALLBACK_MANUAL_SUMMARY
+    assert row["Topic"] == TOPIC_NOT_SET
+    assert row["Summary"] == manual_summary("en")
     assert row["Status"] == "active"
     assert row["Referenced By"] == "-"
     assert row["Started At"] == row["Updated At"] == "2026-05-25 13:18"
     assert row["Agent Name"] == "cursor-main-agent"
     text = snapshot(root, result.session_id)
     # The fallback summary is the board's, not a context the agent wrote.
-    assert FALLBACK_MANUAL_SUMMARY not in text
+    assert manual_summary("en") not in text
     assert result.files == [f"memory/sessions/{result.session_id}.md", "memory/index.md"]
     assert result.notes == []
 
@@ -164,7 +170,11 @@ def test_registration_takes_topic_summary_keywords_and_agent(root: Path) -> None
     sid = result.session_id
     assert sid == "2026-05-25-1318-helper-agent"
     row = rows(root)[sid]
-    assert (row["Topic"], row["Summary"], row["Keywords"]) == ("未設定", "Given summary.", "k1, k2")
+    assert (row["Topic"], row["Summary"], row["Keywords"]) == (
+        TOPIC_NOT_SET,
+        "Given summary.",
+        "k1, k2",
+    )
     assert row["Agent Name"] == "helper-agent"
     text = snapshot(root, sid)
     assert "## Current Context\n\nGiven summary.\n" in text
@@ -215,8 +225,8 @@ def test_start_result_names_the_board_only(root: Path) -> None:
     assert result.to_dict()["row"] == {
         "session_id": BASE,
         "agent_name": "cursor-main-agent",
-        "topic": "未設定",
-        "summary": "sessionStart 自動註冊，尚未整理主題。",
+        "topic": TOPIC_NOT_SET,
+        "summary": START_SUMMARY,
         "keywords": "sessionStart, cursor-agent",
         "status": "idle",
         "referenced_by": "-",
@@ -314,7 +324,7 @@ def flags(row: BoardRow) -> tuple[bool, bool, bool]:
 
 
 def test_row_properties() -> None:
-    values = ["s", "agent", "未設定", "", "k", "idle", "a, b", "t1", "t2"]
+    values = ["s", "agent", TOPIC_NOT_SET, "", "k", "idle", "a, b", "t1", "t2"]
     row = BoardRow.from_values(values)
     assert row.values() == values
     assert row.references == ["a", "b"]

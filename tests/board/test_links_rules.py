@@ -16,11 +16,14 @@ from workmem.board.archive import NO_SNAPSHOT, archive_index
 from workmem.board.cleanup import OrganizeReport
 from workmem.board.context import BoardContext
 from workmem.board.links import check_continuation
-from workmem.board.model import BoardRow
+from workmem.board.model import BoardRow, default_topic, start_summary
 from workmem.board.references import inbound_references
 from workmem.board.snapshot import continues_from
 from workmem.errors import ConflictError, NotFoundError, UsageError
 from workmem.files.tables import TableDocument
+
+TOPIC_NOT_SET = default_topic("en")
+START_SUMMARY = start_summary("en")
 
 
 def rows(root: Path) -> dict[str, dict[str, str]]:
@@ -252,7 +255,7 @@ def test_organize_marks_an_overdue_row_with_a_real_summary_even_without_snapshot
     sid = board.start().session_id
     index = root / "memory" / "index.md"
     text = index.read_text().replace("| idle |", "| active |")
-    index.write_text(text.replace("sessionStart 自動註冊，尚未整理主題。", "Fixed CI"))
+    index.write_text(text.replace(START_SUMMARY, "Fixed CI"))
     monkeypatch.setenv("WORKMEM_NOW", "2026-09-01 00:00")
     report = Board().organize()
     assert report.marked_stale == [sid]
@@ -306,7 +309,9 @@ def test_organize_archives_a_stale_row_with_content_but_no_snapshot(
     board = Board()
     sid = board.start().session_id
     index = root / "memory" / "index.md"
-    index.write_text(index.read_text().replace("| idle |", "| stale |").replace("未設定", "Topic"))
+    index.write_text(
+        index.read_text().replace("| idle |", "| stale |").replace(TOPIC_NOT_SET, "Topic")
+    )
     monkeypatch.setenv("WORKMEM_NOW", "2027-01-01 00:00")
     report = Board().organize(archive_after_days=30)
     assert report.archived == [sid]
@@ -414,7 +419,7 @@ def test_a_row_without_snapshot_is_archived_with_a_note(root: Path) -> None:
     board = Board()
     sid = board.start().session_id
     index = root / "memory" / "index.md"
-    index.write_text(index.read_text().replace("未設定", "Real topic"))
+    index.write_text(index.read_text().replace(TOPIC_NOT_SET, "Real topic"))
     result = board.archive(sid)
     assert result.files == [f"memory/archive/{sid}/index.md", "memory/index.md"]
     assert result.notes == ["no snapshot: the archive keeps the row's values only"]
