@@ -312,3 +312,22 @@ def test_links_are_listed_in_name_order_and_an_unreadable_folder_is_skipped(
 
     monkeypatch.setattr(os, "scandir", unreadable)
     assert list(outside_links(ws)) == []
+
+
+def test_folders_are_made_under_either_spelling_of_a_linked_root(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    alias = tmp_path / "alias"
+    alias.symlink_to(ws.root, target_is_directory=True)
+    guard = RootGuard(Workspace(alias))
+    made = guard.make_folder(alias / "memory" / "via-alias")
+    assert made == ws.root.resolve() / "memory" / "via-alias"
+    real = guard.make_folder(ws.root.resolve() / "memory" / "via-real")
+    assert real == ws.root.resolve() / "memory" / "via-real"
+    assert (ws.memory_dir / "via-alias").is_dir() and (ws.memory_dir / "via-real").is_dir()
+
+
+def test_an_existing_folder_outside_is_fine(ws: Workspace, outside: Path) -> None:
+    guard = RootGuard(ws)
+    assert guard.make_folder(outside) == outside
+    assert guard.make_folder(outside) == outside
