@@ -95,3 +95,17 @@ $(AGENTS)/.installed: Makefile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+
+# Mutation testing: how many small deliberate breaks of the core the tests catch, per module
+# (docs/mutation.md). Slow (tens of minutes), so not part of `make test` or CI.
+# `make mutation MODULES="tables board/lifecycle"` runs only those.
+.PHONY: mutation
+MUTMUT_VERSION := 3.8.1
+MUTATION_STAMP := $(VENV)/.mutmut-$(MUTMUT_VERSION)
+
+$(MUTATION_STAMP): $(TEST_STAMP)
+	$(BIN)/python -m pip install --quiet 'mutmut==$(MUTMUT_VERSION)'
+	touch $(MUTATION_STAMP)
+
+mutation: install $(MUTATION_STAMP)
+	nice -n 10 $(BIN)/python bench/mutation.py $(MODULES)

@@ -224,12 +224,20 @@ def continues_from(text: str) -> list[str]:
     """Source session IDs listed under Continues From (markers and prose ignored)."""
     ids: list[str] = []
     for item in section_items(text, CONTINUES_FROM):
-        token = item.strip().strip("`").split()[0] if item.strip() else ""
+        token = _source_token(item)
         if token.startswith("["):
             continue
         if token and token not in ids:
             ids.append(token)
     return ids
+
+
+def _source_token(item: str) -> str:
+    """The session ID an item of Continues From starts with (``a-1``, `` `a-1` (words)``),
+    read the way ``references.continuation_sources`` accepted it, so what an update wrote
+    is what the board reads back."""
+    words = item.strip().strip("`").split()
+    return words[0].strip("`") if words else ""
 
 
 def remove_continues_from(text: str, source_id: str, note: str, *, path: str) -> str:
@@ -241,7 +249,7 @@ def remove_continues_from(text: str, source_id: str, note: str, *, path: str) ->
             line
             for block in section.blocks()
             for line in block.lines
-            if not (block.is_item and block.text.strip().strip("`").split()[:1] == [source_id])
+            if not (block.is_item and _source_token(block.text) == source_id)
         ]
         while kept and not kept[-1].strip():
             kept.pop()

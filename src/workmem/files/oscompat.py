@@ -119,8 +119,12 @@ def write_at(fd: int, data: bytes, offset: int) -> None:
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether a process with this ID exists (another user's counts as alive)."""
-    if pid <= 0:
+    """Whether a process with this ID exists (another user's counts as alive).
+
+    A number no system uses as a PID (one read from a garbled lock file) is no process;
+    asking the OS about it would raise instead of answering.
+    """
+    if not 0 < pid < 2**31:
         return False
     return _pid_alive_windows(pid) if WINDOWS else _pid_alive_posix(pid)
 
