@@ -8,16 +8,19 @@ Written against mutation testing (docs/mutation.md): each test pins a rule of
 from __future__ import annotations
 
 import ctypes
+import errno
+import hashlib
 import os
 import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from workmem.errors import LockTimeoutError, WriteError
+from workmem.errors import LockTimeoutError, OutsideRootError, WriteError
 from workmem.files import locks, oscompat
 from workmem.files.locks import FileLock, NoLock, lock_file_name
 
@@ -484,3 +487,165 @@ def test_outside_path_forms(given: str, windows: bool, home: str | None, expecte
 
     flavour = PureWindowsPath if windows else PurePosixPath
     assert oscompat.outside_path(given, windows=windows, home=home) == flavour(expected)
+
+
+# -- lock file names, the wait, a failed PID write, a failed release -------------------------
+
+
+def test_a_space_is_kept_in_a_lock_file_name_and_only_control_characters_are_encoded() -> None:
+    assert lock_file_name("my notes/a b.md") == "my notes%2Fa b.md.lock"
+    assert lock_file_name("\x1f \x7f") == "%1F \x7f.lock"
+
+
+def test_a_long_name_cut_inside_a_character_drops_the_partial_character() -> None:
+    # 1 + 300 bytes: the cut at 180 bytes falls inside the 90th "é" (bytes 180 and 181).
+    name = "a" + "é" * 150
+    encoded = lock_file_name(name)
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:16]
+    assert encoded == "a" + "é" * 89 + "~" + digest + ".lock"
+    assert len(encoded.encode("utf-8")) == 179 + 1 + 16 + len(".lock")
+
+
+def test_long_names_are_hashed_where_sha1_is_refused_for_security(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A restricted (FIPS) Python refuses SHA-1 unless the caller says it is not for security;
+    the hash in a lock file name is not, so such a system still gets its lock files."""
+    real_sha1 = hashlib.sha1
+
+    def restricted_sha1(data: bytes = b"", *, usedforsecurity: bool = True) -> Any:
+        if usedforsecurity:
+            raise ValueError("[digital envelope routines] unsupported")
+        return real_sha1(data, usedforsecurity=False)
+
+    monkeypatch.setattr(hashlib, "sha1", restricted_sha1)
+    name = "x" * 201
+    assert lock_file_name(name) == "x" * 180 + "~" + real_sha1(name.encode()).hexdigest()[:16] + (
+        ".lock"
+    )
+
+
+def test_a_lock_file_that_is_a_link_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep me\n")
+    path = tmp_path / "locks" / "x.lock"
+    path.parent.mkdir()
+    path.symlink_to(secret)
+    lock = FileLock(path)
+    with pytest.raises(OutsideRootError) as info:
+        lock.acquire()
+    assert str(info.value) == (
+        f"lock file {path} is a symbolic link: lock files are never followed or shared; "
+        "remove it (it holds nothing) and try again. Nothing was written"
+    )
+    assert not lock.held
+    assert secret.read_text() == "keep me\n"
+
+
+class _FakeClock:
+    """``time`` for ``locks``: the clock moves only when the waiter sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def test_the_wait_doubles_from_a_millisecond_to_a_50ms_poll(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = _FakeClock()
+    path = tmp_path / "x.lock"
+    with FileLock(path):
+        monkeypatch.setattr(locks, "time", clock)
+        with pytest.raises(LockTimeoutError):
+            FileLock(path, timeout=0.2).acquire()
+    assert clock.sleeps == [0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.05, 0.05, 0.05]
+
+
+def test_the_wait_gives_up_the_moment_the_deadline_is_reached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = _FakeClock()
+    path = tmp_path / "x.lock"
+    with FileLock(path):
+        monkeypatch.setattr(locks, "time", clock)
+        with pytest.raises(LockTimeoutError):
+            FileLock(path, timeout=0.0 + 0.001 + 0.002).acquire()
+        assert clock.sleeps == [0.001, 0.002]  # not one poll more
+        clock.sleeps.clear()
+        with pytest.raises(LockTimeoutError):
+            FileLock(path, timeout=0).acquire()
+        assert clock.sleeps == []
+
+
+def test_a_pid_that_cannot_be_written_leaves_the_lock_file_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk can refuse the PID; what a dead holder left must not stay behind, or a
+    fragment of it ("4" of "4242") would be taken for the holder next time."""
+    path = tmp_path / "x.lock"
+    path.write_text("4242\n")
+
+    def full_disk(fd: int, data: bytes, offset: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(locks, "write_at", full_disk)
+    seen: list[int] = []
+    with FileLock(path, on_takeover=seen.append) as lock:
+        assert lock.held
+        assert path.read_bytes() == b""
+    assert path.read_bytes() == b""
+
+
+def test_a_release_whose_pid_cannot_be_cleared_still_lets_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x.lock"
+    lock = FileLock(path)
+    lock.acquire()
+
+    def refuse(fd: int, length: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "ftruncate", refuse)
+    lock.release()  # no error: the PID left behind is ours, and we let go
+    assert not lock.held
+    monkeypatch.undo()
+    assert path.read_text() == f"{os.getpid()}\n"
+    seen: list[int] = []
+    with FileLock(path, timeout=0, on_takeover=seen.append):
+        pass
+    assert seen == []
+
+
+def test_a_holder_killed_while_holding_is_reported_to_the_next_taker(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from workmem.files.locks import FileLock;"
+            " FileLock(Path(sys.argv[1])).acquire(); print('held', flush=True); time.sleep(60)",
+            str(path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None and child.stdout.readline() == "held\n"
+    with pytest.raises(LockTimeoutError, match=f"by process {child.pid} \\(running\\)"):
+        FileLock(path, timeout=0).acquire()
+    child.kill()
+    child.wait()
+    child.stdout.close()
+    assert path.read_text() == f"{child.pid}\n"
+    seen: list[int] = []
+    with FileLock(path, timeout=0, on_takeover=seen.append):
+        assert path.read_text() == f"{os.getpid()}\n"
+    assert seen == [child.pid]
