@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from workmem.errors import LockTimeoutError, OutsideRootError, WriteError
+from workmem.errors import LockTimeoutError, WriteError
 from workmem.files import locks, oscompat
 from workmem.files.locks import FileLock, NoLock, lock_file_name
 
@@ -63,25 +63,37 @@ def test_a_timeout_without_a_recorded_holder_says_only_that_it_is_held(tmp_path:
     assert str(info.value) == "could not lock x.md within 0.01s: it is held; nothing was written"
 
 
-def test_waiting_polls_until_the_holder_lets_go(tmp_path: Path) -> None:
-    path = tmp_path / "x.lock"
-    holder = subprocess.Popen(
+def _holding_child(path: Path, take: str, then_sleep: float = 60) -> subprocess.Popen[str]:
+    """A real process that runs ``take`` (which locks ``path``), says so, then sleeps."""
+    child = subprocess.Popen(
         [
-            "python3",
+            sys.executable,
             "-c",
-            "import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT);"
-            " fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(0.3)",
+            f"import os, sys, time; from pathlib import Path; path = sys.argv[1]; {take}; "
+            f"print('held', flush=True); time.sleep({then_sleep})",
             str(path),
         ],
         stdout=subprocess.PIPE,
         text=True,
     )
-    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    assert child.stdout is not None and child.stdout.readline() == "held\n"
+    return child
+
+
+def test_waiting_polls_until_the_holder_lets_go(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    holder = _holding_child(
+        path,
+        "import fcntl; fd = os.open(path, os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX)",
+        then_sleep=0.3,
+    )
     started = time.monotonic()
     with FileLock(path, timeout=10) as lock:
         assert lock.held
     assert time.monotonic() - started < 5
     holder.wait()
+    assert holder.stdout is not None
+    holder.stdout.close()
 
 
 def test_re_entry_counts_and_the_last_release_lets_go(tmp_path: Path) -> None:
@@ -525,23 +537,6 @@ def test_long_names_are_hashed_where_sha1_is_refused_for_security(
     )
 
 
-def test_a_lock_file_that_is_a_link_is_refused_with_what_to_do(tmp_path: Path) -> None:
-    secret = tmp_path / "secret.txt"
-    secret.write_text("keep me\n")
-    path = tmp_path / "locks" / "x.lock"
-    path.parent.mkdir()
-    path.symlink_to(secret)
-    lock = FileLock(path)
-    with pytest.raises(OutsideRootError) as info:
-        lock.acquire()
-    assert str(info.value) == (
-        f"lock file {path} is a symbolic link: lock files are never followed or shared; "
-        "remove it (it holds nothing) and try again. Nothing was written"
-    )
-    assert not lock.held
-    assert secret.read_text() == "keep me\n"
-
-
 class _FakeClock:
     """``time`` for ``locks``: the clock moves only when the waiter sleeps."""
 
@@ -557,32 +552,35 @@ class _FakeClock:
         self.now += seconds
 
 
+def _sleeps_before_giving_up(
+    path: Path, timeout: float, monkeypatch: pytest.MonkeyPatch
+) -> list[float]:
+    """The waits of a lock that cannot be had within ``timeout``, on a clock that moves
+    only when the waiter sleeps."""
+    clock = _FakeClock()
+    with FileLock(path), monkeypatch.context() as patch:
+        patch.setattr(locks, "time", clock)
+        with pytest.raises(LockTimeoutError):
+            FileLock(path, timeout=timeout).acquire()
+    return clock.sleeps
+
+
 def test_the_wait_doubles_from_a_millisecond_to_a_50ms_poll(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    clock = _FakeClock()
-    path = tmp_path / "x.lock"
-    with FileLock(path):
-        monkeypatch.setattr(locks, "time", clock)
-        with pytest.raises(LockTimeoutError):
-            FileLock(path, timeout=0.2).acquire()
-    assert clock.sleeps == [0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.05, 0.05, 0.05]
+    assert _sleeps_before_giving_up(tmp_path / "x.lock", 0.2, monkeypatch) == [
+        *(0.001, 0.002, 0.004, 0.008, 0.016, 0.032),
+        *(0.05, 0.05, 0.05),
+    ]
 
 
 def test_the_wait_gives_up_the_moment_the_deadline_is_reached(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    clock = _FakeClock()
     path = tmp_path / "x.lock"
-    with FileLock(path):
-        monkeypatch.setattr(locks, "time", clock)
-        with pytest.raises(LockTimeoutError):
-            FileLock(path, timeout=0.0 + 0.001 + 0.002).acquire()
-        assert clock.sleeps == [0.001, 0.002]  # not one poll more
-        clock.sleeps.clear()
-        with pytest.raises(LockTimeoutError):
-            FileLock(path, timeout=0).acquire()
-        assert clock.sleeps == []
+    # the clock reaches the deadline exactly after two sleeps: no third poll
+    assert _sleeps_before_giving_up(path, 0.0 + 0.001 + 0.002, monkeypatch) == [0.001, 0.002]
+    assert _sleeps_before_giving_up(path, 0, monkeypatch) == []
 
 
 def test_a_pid_that_cannot_be_written_leaves_the_lock_file_empty(
@@ -627,18 +625,10 @@ def test_a_release_whose_pid_cannot_be_cleared_still_lets_go(
 
 def test_a_holder_killed_while_holding_is_reported_to_the_next_taker(tmp_path: Path) -> None:
     path = tmp_path / "x.lock"
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time; from pathlib import Path; from workmem.files.locks import FileLock;"
-            " FileLock(Path(sys.argv[1])).acquire(); print('held', flush=True); time.sleep(60)",
-            str(path),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
+    child = _holding_child(
+        path, "from workmem.files.locks import FileLock; FileLock(Path(path)).acquire()"
     )
-    assert child.stdout is not None and child.stdout.readline() == "held\n"
+    assert child.stdout is not None
     with pytest.raises(LockTimeoutError, match=f"by process {child.pid} \\(running\\)"):
         FileLock(path, timeout=0).acquire()
     child.kill()

@@ -161,8 +161,14 @@ def test_lock_on_a_planted_link_is_refused_and_the_target_kept(tmp_path: Path) -
     lock_path = tmp_path / "locks" / "memory%2Findex.md.lock"
     lock_path.parent.mkdir()
     lock_path.symlink_to(target)
-    with pytest.raises(OutsideRootError, match="symbolic link"), FileLock(lock_path, timeout=1):
+    lock = FileLock(lock_path, timeout=1)
+    with pytest.raises(OutsideRootError) as info, lock:
         pass
+    assert str(info.value) == (
+        f"lock file {lock_path} is a symbolic link: lock files are never followed or shared; "
+        "remove it (it holds nothing) and try again. Nothing was written"
+    )
+    assert not lock.held
     assert target.read_text() == "precious\n"
 
 
