@@ -8,9 +8,12 @@ Written against mutation testing (docs/mutation.md): each test pins a rule of
 from __future__ import annotations
 
 import ctypes
+import errno
+import hashlib
 import os
 import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -60,25 +63,37 @@ def test_a_timeout_without_a_recorded_holder_says_only_that_it_is_held(tmp_path:
     assert str(info.value) == "could not lock x.md within 0.01s: it is held; nothing was written"
 
 
-def test_waiting_polls_until_the_holder_lets_go(tmp_path: Path) -> None:
-    path = tmp_path / "x.lock"
-    holder = subprocess.Popen(
+def _holding_child(path: Path, take: str, then_sleep: float = 60) -> subprocess.Popen[str]:
+    """A real process that runs ``take`` (which locks ``path``), says so, then sleeps."""
+    child = subprocess.Popen(
         [
-            "python3",
+            sys.executable,
             "-c",
-            "import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT);"
-            " fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(0.3)",
+            f"import os, sys, time; from pathlib import Path; path = sys.argv[1]; {take}; "
+            f"print('held', flush=True); time.sleep({then_sleep})",
             str(path),
         ],
         stdout=subprocess.PIPE,
         text=True,
     )
-    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    assert child.stdout is not None and child.stdout.readline() == "held\n"
+    return child
+
+
+def test_waiting_polls_until_the_holder_lets_go(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    holder = _holding_child(
+        path,
+        "import fcntl; fd = os.open(path, os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX)",
+        then_sleep=0.3,
+    )
     started = time.monotonic()
     with FileLock(path, timeout=10) as lock:
         assert lock.held
     assert time.monotonic() - started < 5
     holder.wait()
+    assert holder.stdout is not None
+    holder.stdout.close()
 
 
 def test_re_entry_counts_and_the_last_release_lets_go(tmp_path: Path) -> None:
@@ -484,3 +499,143 @@ def test_outside_path_forms(given: str, windows: bool, home: str | None, expecte
 
     flavour = PureWindowsPath if windows else PurePosixPath
     assert oscompat.outside_path(given, windows=windows, home=home) == flavour(expected)
+
+
+# -- lock file names, the wait, a failed PID write, a failed release -------------------------
+
+
+def test_a_space_is_kept_in_a_lock_file_name_and_only_control_characters_are_encoded() -> None:
+    assert lock_file_name("my notes/a b.md") == "my notes%2Fa b.md.lock"
+    assert lock_file_name("\x1f \x7f") == "%1F \x7f.lock"
+
+
+def test_a_long_name_cut_inside_a_character_drops_the_partial_character() -> None:
+    # 1 + 300 bytes: the cut at 180 bytes falls inside the 90th "é" (bytes 180 and 181).
+    name = "a" + "é" * 150
+    encoded = lock_file_name(name)
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:16]
+    assert encoded == "a" + "é" * 89 + "~" + digest + ".lock"
+    assert len(encoded.encode("utf-8")) == 179 + 1 + 16 + len(".lock")
+
+
+def test_long_names_are_hashed_where_sha1_is_refused_for_security(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A restricted (FIPS) Python refuses SHA-1 unless the caller says it is not for security;
+    the hash in a lock file name is not, so such a system still gets its lock files."""
+    real_sha1 = hashlib.sha1
+
+    def restricted_sha1(data: bytes = b"", *, usedforsecurity: bool = True) -> Any:
+        if usedforsecurity:
+            raise ValueError("[digital envelope routines] unsupported")
+        return real_sha1(data, usedforsecurity=False)
+
+    monkeypatch.setattr(hashlib, "sha1", restricted_sha1)
+    name = "x" * 201
+    assert lock_file_name(name) == "x" * 180 + "~" + real_sha1(name.encode()).hexdigest()[:16] + (
+        ".lock"
+    )
+
+
+class _FakeClock:
+    """``time`` for ``locks``: the clock moves only when the waiter sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def _sleeps_before_giving_up(
+    path: Path, timeout: float, monkeypatch: pytest.MonkeyPatch
+) -> list[float]:
+    """The waits of a lock that cannot be had within ``timeout``, on a clock that moves
+    only when the waiter sleeps."""
+    clock = _FakeClock()
+    with FileLock(path), monkeypatch.context() as patch:
+        patch.setattr(locks, "time", clock)
+        with pytest.raises(LockTimeoutError):
+            FileLock(path, timeout=timeout).acquire()
+    return clock.sleeps
+
+
+def test_the_wait_doubles_from_a_millisecond_to_a_50ms_poll(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _sleeps_before_giving_up(tmp_path / "x.lock", 0.2, monkeypatch) == [
+        *(0.001, 0.002, 0.004, 0.008, 0.016, 0.032),
+        *(0.05, 0.05, 0.05),
+    ]
+
+
+def test_the_wait_gives_up_the_moment_the_deadline_is_reached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x.lock"
+    # the clock reaches the deadline exactly after two sleeps: no third poll
+    assert _sleeps_before_giving_up(path, 0.0 + 0.001 + 0.002, monkeypatch) == [0.001, 0.002]
+    assert _sleeps_before_giving_up(path, 0, monkeypatch) == []
+
+
+def test_a_pid_that_cannot_be_written_leaves_the_lock_file_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk can refuse the PID; what a dead holder left must not stay behind, or a
+    fragment of it ("4" of "4242") would be taken for the holder next time."""
+    path = tmp_path / "x.lock"
+    path.write_text("4242\n")
+
+    def full_disk(fd: int, data: bytes, offset: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(locks, "write_at", full_disk)
+    seen: list[int] = []
+    with FileLock(path, on_takeover=seen.append) as lock:
+        assert lock.held
+        assert path.read_bytes() == b""
+    assert path.read_bytes() == b""
+
+
+def test_a_release_whose_pid_cannot_be_cleared_still_lets_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x.lock"
+    lock = FileLock(path)
+    lock.acquire()
+
+    def refuse(fd: int, length: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "ftruncate", refuse)
+    lock.release()  # no error: the PID left behind is ours, and we let go
+    assert not lock.held
+    monkeypatch.undo()
+    assert path.read_text() == f"{os.getpid()}\n"
+    seen: list[int] = []
+    with FileLock(path, timeout=0, on_takeover=seen.append):
+        pass
+    assert seen == []
+
+
+def test_a_holder_killed_while_holding_is_reported_to_the_next_taker(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    child = _holding_child(
+        path, "from workmem.files.locks import FileLock; FileLock(Path(path)).acquire()"
+    )
+    assert child.stdout is not None
+    with pytest.raises(LockTimeoutError, match=f"by process {child.pid} \\(running\\)"):
+        FileLock(path, timeout=0).acquire()
+    child.kill()
+    child.wait()
+    child.stdout.close()
+    assert path.read_text() == f"{child.pid}\n"
+    seen: list[int] = []
+    with FileLock(path, timeout=0, on_takeover=seen.append):
+        assert path.read_text() == f"{os.getpid()}\n"
+    assert seen == [child.pid]

@@ -4,11 +4,13 @@ path handling of Windows, checked here with ``PureWindowsPath`` (no Windows mach
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
 
 import pytest
 
@@ -159,8 +161,14 @@ def test_lock_on_a_planted_link_is_refused_and_the_target_kept(tmp_path: Path) -
     lock_path = tmp_path / "locks" / "memory%2Findex.md.lock"
     lock_path.parent.mkdir()
     lock_path.symlink_to(target)
-    with pytest.raises(OutsideRootError, match="symbolic link"), FileLock(lock_path, timeout=1):
+    lock = FileLock(lock_path, timeout=1)
+    with pytest.raises(OutsideRootError) as info, lock:
         pass
+    assert str(info.value) == (
+        f"lock file {lock_path} is a symbolic link: lock files are never followed or shared; "
+        "remove it (it holds nothing) and try again. Nothing was written"
+    )
+    assert not lock.held
     assert target.read_text() == "precious\n"
 
 
@@ -267,3 +275,134 @@ def test_hooks_write_no_token_cache(tmp_path: Path) -> None:
         assert done.returncode == 0
     assert (project / "memory" / "index.md").is_file()
     assert not (tmp_path / "cache").exists() and not (tmp_path / "home").exists()
+
+
+# -- what each refusal carries, offsets that stay put, liveness that disturbs nobody --------
+
+
+def test_each_refusal_carries_its_error_number_reason_and_path(tmp_path: Path) -> None:
+    target = tmp_path / "t"
+    target.write_text("x")
+    (tmp_path / "link").symlink_to(target)
+    os.link(target, tmp_path / "hard")
+    cases = [
+        (tmp_path / "link", errno.ELOOP, "is a symbolic link"),
+        (tmp_path / "hard", errno.EMLINK, "has 2 hard links (another name shares it)"),
+        (tmp_path, errno.EINVAL, "is not a regular file"),
+    ]
+    for path, number, reason in cases:
+        with pytest.raises(UnsafeFileError) as info:
+            open_no_follow(path, os.O_RDONLY)
+        assert (info.value.errno, info.value.strerror, info.value.filename) == (
+            number,
+            reason,
+            str(path),
+        )
+        assert str(info.value) == f"[Errno {number}] {reason}: '{path}'"
+
+
+def test_the_link_check_by_hand_gives_the_same_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(oscompat, "NO_FOLLOW", 0)
+    (tmp_path / "link").symlink_to(tmp_path / "t")
+    with pytest.raises(UnsafeFileError) as info:
+        open_no_follow(tmp_path / "link", os.O_RDONLY)
+    assert (info.value.errno, info.value.strerror) == (errno.ELOOP, "is a symbolic link")
+
+
+def test_other_errors_at_a_link_pass_through_as_they_are(tmp_path: Path) -> None:
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "t")
+    with pytest.raises(FileExistsError):  # O_EXCL fails first: the name is taken
+        open_no_follow(link, os.O_RDWR | os.O_CREAT | os.O_EXCL)
+    assert link.is_symlink() and not link.exists()  # nothing was created through it
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(NotADirectoryError):
+        open_no_follow(tmp_path / "file" / "x", os.O_RDONLY)
+
+
+def test_emlink_means_a_link_only_where_the_name_is_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FreeBSD answers O_NOFOLLOW on a link with EMLINK, which elsewhere means too many
+    links: it is called a link only when the name is one."""
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "t")
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+
+    def freebsd_open(path: Any, flags: int, mode: int = 0o777) -> int:
+        raise OSError(errno.EMLINK, "Too many links", str(path))
+
+    monkeypatch.setattr(os, "open", freebsd_open)
+    with pytest.raises(UnsafeFileError) as info:
+        open_no_follow(link, os.O_RDONLY)
+    assert (info.value.errno, info.value.strerror) == (errno.ELOOP, "is a symbolic link")
+    with pytest.raises(OSError) as other:
+        open_no_follow(plain, os.O_RDONLY)
+    assert type(other.value) is OSError
+    assert (other.value.errno, other.value.strerror) == (errno.EMLINK, "Too many links")
+
+
+def test_reading_and_writing_at_an_offset_leave_the_file_position_alone(tmp_path: Path) -> None:
+    path = tmp_path / "x"
+    path.write_bytes(b"0123456789")
+    fd = os.open(path, os.O_RDWR)
+    try:
+        os.lseek(fd, 1, os.SEEK_SET)
+        assert oscompat.read_at(fd, 3, 6) == b"678"
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 1
+        oscompat.write_at(fd, b"ab", 4)
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 1
+        assert os.read(fd, 2) == b"12"
+    finally:
+        os.close(fd)
+    assert path.read_bytes() == b"0123ab6789"
+
+
+def test_asking_whether_a_process_lives_sends_it_nothing() -> None:
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        assert oscompat.pid_alive(child.pid) is True
+        with pytest.raises(subprocess.TimeoutExpired):
+            child.wait(timeout=0.3)  # still running: no signal reached it
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == -9
+
+
+class _Kernel32:
+    def __init__(self, language: int | Exception) -> None:
+        self.language = language
+
+    def GetUserDefaultUILanguage(self) -> int:  # noqa: N802
+        if isinstance(self.language, Exception):
+            raise self.language
+        return self.language
+
+
+def _windll(monkeypatch: pytest.MonkeyPatch, kernel: _Kernel32) -> None:
+    import ctypes
+
+    class WinDLL:
+        kernel32 = kernel
+
+    monkeypatch.setattr(ctypes, "windll", WinDLL, raising=False)
+
+
+def test_the_windows_display_language_is_read_only_on_windows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _windll(monkeypatch, _Kernel32(0x0411))
+    monkeypatch.setattr(oscompat, "WINDOWS", False)
+    assert oscompat.windows_ui_locale() is None
+    monkeypatch.setattr(oscompat, "WINDOWS", True)
+    assert oscompat.windows_ui_locale() == "ja_JP"
+    _windll(monkeypatch, _Kernel32(0x0407))
+    assert oscompat.windows_ui_locale() == "de_DE"
+    _windll(monkeypatch, _Kernel32(0x7FFF))  # a language Python has no name for
+    assert oscompat.windows_ui_locale() is None
+    _windll(monkeypatch, _Kernel32(OSError("no such function")))
+    assert oscompat.windows_ui_locale() is None
