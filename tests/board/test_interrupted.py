@@ -252,3 +252,26 @@ def test_doctor_fix_completes_a_continuation_recorded_only_in_the_snapshot(
     assert main(["doctor", "--fix"]) == 0
     assert f"repaired: {source} Referenced By now lists {current}" in capsys.readouterr().out
     assert rows(root)[source]["Referenced By"] == current
+
+
+def test_the_note_on_disk_is_indented_utf8_json_with_the_writers_pid(root: Path) -> None:
+    from workmem.board.context import BoardContext
+    from workmem.board.intent import clear_intent
+    from workmem.board.intent import write_intent as write_note
+    from workmem.board.model import COLUMNS
+
+    board = Board()
+    sid = board.start().session_id
+    row = [sid, "agent", "Überblick 日本", *["-"] * (len(COLUMNS) - 3)]
+    store = BoardContext.open().store
+    write_note(store, Intent(files=[("memory/sessions/a.md", "ab")], rows={sid: row}))
+    path = root / "memory" / ".workmem" / INTENT_NAME
+    cells = "".join(f',\n   "{cell}"' for cell in row[1:])
+    assert path.read_text(encoding="utf-8") == (
+        f'{{\n "pid": {os.getpid()},\n "files": [\n  [\n   "memory/sessions/a.md",\n   "ab"\n'
+        f'  ]\n ],\n "rows": {{\n  "{sid}": [\n   "{sid}"{cells}\n  ]\n }}\n}}\n'
+    )
+    clear_intent(store)
+    assert not path.exists()
+    clear_intent(store)  # a note already gone (completed by another process) is no error
+    assert not path.exists()
