@@ -24,3 +24,12 @@ def test_the_settings_choose_the_platform_and_the_lock_timeout(
     assert Board().start().session_id == "2026-05-25-1318-codex-main-agent"
     # A platform named by the caller wins over the settings.
     assert BoardContext.open(platform="gemini").platform == "gemini"
+
+
+def test_one_call_writes_in_the_language_of_the_settings_it_opened_with(root: Path) -> None:
+    settings = root / "workmem.toml"
+    settings.write_text('language = "ja"\n')
+    ctx = BoardContext.open()
+    settings.write_text('language = "ko"\n')  # changed while the call runs
+    assert ctx.language() == "ja"
+    assert BoardContext.open().language() == "ko"
