@@ -252,3 +252,50 @@ def test_doctor_fix_completes_a_continuation_recorded_only_in_the_snapshot(
     assert main(["doctor", "--fix"]) == 0
     assert f"repaired: {source} Referenced By now lists {current}" in capsys.readouterr().out
     assert rows(root)[source]["Referenced By"] == current
+
+
+def test_the_note_on_disk_is_indented_utf8_json_with_the_writers_pid(root: Path) -> None:
+    from workmem.board.context import BoardContext
+    from workmem.board.intent import clear_intent
+    from workmem.board.intent import write_intent as write_note
+    from workmem.board.model import COLUMNS
+
+    board = Board()
+    sid = board.start().session_id
+    row = [sid, "agent", "Überblick 日本", *["-"] * (len(COLUMNS) - 3)]
+    store = BoardContext.open().store
+    write_note(store, Intent(files=[("memory/sessions/a.md", "ab")], rows={sid: row}))
+    path = root / "memory" / ".workmem" / INTENT_NAME
+    cells = "".join(f',\n   "{cell}"' for cell in row[1:])
+    assert path.read_text(encoding="utf-8") == (
+        f'{{\n "pid": {os.getpid()},\n "files": [\n  [\n   "memory/sessions/a.md",\n   "ab"\n'
+        f'  ]\n ],\n "rows": {{\n  "{sid}": [\n   "{sid}"{cells}\n  ]\n }}\n}}\n'
+    )
+    clear_intent(store)
+    assert not path.exists()
+    clear_intent(store)  # a note already gone (completed by another process) is no error
+    assert not path.exists()
+
+
+def test_the_note_of_a_crlf_snapshot_update_hashes_the_bytes_written(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The next command rolls forward only when the file holds the hashed bytes: the note
+    # must hash the snapshot as written, in its own newlines and BOM.
+    from workmem.board import index as board_index
+
+    board = Board()
+    sid = board.register(topic="Work").session_id
+    path = root / "memory" / "sessions" / f"{sid}.md"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
+    notes: list[dict[str, list[list[str]]]] = []
+
+    def capture() -> None:
+        notes.append(json.loads((root / "memory" / ".workmem" / INTENT_NAME).read_text()))
+
+    monkeypatch.setattr(board_index, "between_writes", capture)
+    board.update(sid, sections={"Decisions": "Keep CRLF"})
+    written = path.read_bytes()
+    assert written.startswith(b"\xef\xbb\xbf# Session") and b"- Keep CRLF\r\n" in written
+    assert b"\n" not in written.replace(b"\r\n", b"")
+    assert dict(notes[0]["files"]) == {f"memory/sessions/{sid}.md": digest(written)}

@@ -365,3 +365,86 @@ def test_a_result_as_a_dict_for_scripts(root: Path) -> None:
         "files": [],
         "notes": [],
     }
+
+
+# -- exact messages, notes and languages -----------------------------------------------------
+
+
+def test_sources_the_snapshot_would_not_list_are_all_named_with_the_file(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.board import lifecycle
+
+    board = Board()
+    one = board.register(topic="One").session_id
+    two = board.register(topic="Two", agent_name="two-agent").session_id
+    sid = board.start(agent_name="third-agent").session_id
+    monkeypatch.setattr(lifecycle, "continues_from", lambda text: [])
+    before = (root / "memory" / "index.md").read_bytes()
+    expected = (
+        f"memory/sessions/{sid}.md: the snapshot would not list {one}, {two} under "
+        "Continues From; nothing was written"
+    )
+    with pytest.raises(FormatError) as updated:
+        board.update(sid, sections={"Continues From": f"{one}\n{two}"})
+    assert str(updated.value) == expected
+    with pytest.raises(FormatError) as registered:
+        board.register(agent_name="third-agent", sections={"Continues From": f"{one}\n{two}"})
+    assert str(registered.value) == expected.replace(sid, f"{sid}-2")
+    assert (root / "memory" / "index.md").read_bytes() == before
+
+
+def test_an_update_of_a_snapshot_without_metadata_names_the_file(root: Path) -> None:
+    board = Board()
+    sid = board.register(topic="One").session_id
+    path = root / "memory" / "sessions" / f"{sid}.md"
+    path.write_text("# Session\n\n## Decisions\n\n- A\n")
+    with pytest.raises(FormatError) as info:
+        board.update(sid, sections={"Decisions": "B"})
+    assert str(info.value) == (
+        f"memory/sessions/{sid}.md: snapshot has no '## Metadata' section; fix it by hand, "
+        "nothing was written"
+    )
+
+
+def test_a_created_snapshot_is_the_first_note_before_the_references(root: Path) -> None:
+    board = Board()
+    source = board.register(topic="Source").session_id
+    sid = board.start(agent_name="other-agent").session_id
+    result = board.update(sid, sections={"Continues From": source})
+    assert result.notes == [
+        "snapshot created (none existed)",
+        f"{source} Referenced By now lists {sid}",
+    ]
+
+
+def test_a_registration_naming_an_archived_source_says_so(root: Path) -> None:
+    board = Board()
+    source = board.register(topic="Source").session_id
+    board.archive(source)
+    with pytest.raises(NotFoundError) as info:
+        board.register(agent_name="other-agent", sections={"Continues From": source})
+    assert str(info.value) == f"source session {source} is not on the board (it is archived)"
+
+
+def test_new_snapshots_are_written_in_the_workspace_language(root: Path) -> None:
+    (root / "workmem.toml").write_text('[workmem]\nlanguage = "ja"\n')
+    board = Board()
+    registered = board.register(topic="One").session_id
+    started = board.start(agent_name="other-agent").session_id
+    board.update(started, sections={"Decisions": "A"})
+    for sid in (registered, started):
+        text = (root / "memory" / "sessions" / f"{sid}.md").read_text()
+        assert "## Open Questions\n\nなし\n" in text
+
+
+def test_two_context_paragraphs_of_one_update_make_one_summary(root: Path) -> None:
+    board = Board()
+    sid = board.register(topic="One").session_id
+    board.update(sid, fragment="## Current Context\n\nFirst part", sections={"context": "Second."})
+    assert rows(root)[sid]["Summary"] == "First part Second."
+
+
+def test_a_summary_of_exactly_the_limit_is_kept_and_a_clip_ends_without_a_space() -> None:
+    assert summary_from("x" * 200) == "x" * 200
+    assert summary_from("word " * 100, limit=21) == "word word word word…"

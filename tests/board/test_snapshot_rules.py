@@ -197,7 +197,13 @@ def test_apply_refuses_a_snapshot_without_metadata() -> None:
     )
 
 
-def test_apply_refuses_a_merge_that_would_drop_an_item(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("decisions", "dropped"),
+    [("- A", "'A' in Decisions"), ("- A\n- B", "'A' in Decisions; 'B' in Decisions")],
+)
+def test_apply_refuses_a_merge_that_would_drop_an_item(
+    monkeypatch: pytest.MonkeyPatch, decisions: str, dropped: str
+) -> None:
     from workmem.board import snapshot
 
     def drop_everything(section: Section, items: list[str], hints: list[str]) -> list[str]:
@@ -206,11 +212,11 @@ def test_apply_refuses_a_merge_that_would_drop_an_item(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(snapshot, "merge_items", drop_everything)
     change = SnapshotChange()
-    change.add("decisions", "B")
-    text = TEMPLATE.replace("## Decisions\n\nNone", "## Decisions\n\n- A")
+    change.add("decisions", "C")
+    text = TEMPLATE.replace("## Decisions\n\nNone", f"## Decisions\n\n{decisions}")
     with pytest.raises(FormatError) as info:
         change.apply(text, path="s.md")
-    assert str(info.value) == "s.md: merge would drop 'A' in Decisions; nothing was written"
+    assert str(info.value) == f"s.md: merge would drop {dropped}; nothing was written"
 
 
 def test_a_section_title_from_free_text_is_one_safe_heading() -> None:
@@ -320,3 +326,84 @@ def test_a_release_replaces_the_template_hint_under_superseded() -> None:
     )
     out = remove_continues_from(text, "a-1", "[resolved] Released a-1", path="s.md")
     assert out.endswith("## Superseded / Resolved\n\n- [resolved] Released a-1\n\n")
+
+
+# -- the Metadata table, line by line --------------------------------------------------------
+
+
+def test_setting_a_field_keeps_every_other_line_of_the_metadata_section() -> None:
+    # Blank lines (or a line of spaces) after the table are the user's: an update used to
+    # drop one of them each time.
+    head = "# S\n\n## Metadata\n\n| Field | Value |\n|---|---|\n| Status | active |\n"
+    for tail in ("\n\n\n## Next\n\n- x\n", "  \n\n## Next\n\n- x\n", "\n\n\n"):
+        out = SnapshotChange(metadata={"Status": "stale"}).apply(head + tail, path="s.md")
+        assert out == head.replace("active", "stale") + tail
+    touching = head + "## Next\n\n- x\n"
+    out = SnapshotChange(metadata={"Status": "stale"}).apply(touching, path="s.md")
+    assert out == head.replace("active", "stale") + "\n## Next\n\n- x\n"
+
+
+def test_a_broken_metadata_table_is_refused_at_its_line_in_the_file() -> None:
+    renamed = TEMPLATE.replace("| Field | Value |", "| Name | Value |")
+    with pytest.raises(FormatError) as header:
+        SnapshotChange(metadata={"Status": "stale"}).apply(renamed, path="s.md")
+    assert str(header.value) == (
+        "s.md:5: table header is 'Name | Value', expected 'Field | Value'; nothing was written"
+    )
+    later = "intro\n\n## Notes\n\n- a\n\n## Metadata\n\n| Field | Value |\n|---|---|---|\n"
+    with pytest.raises(FormatError) as separator:
+        SnapshotChange(metadata={"Status": "stale"}).apply(later, path="s.md")
+    assert str(separator.value) == "s.md:10: separator has 3 columns, header has 2"
+    empty = "# S\n\n## Metadata\n\nnothing here\n"
+    with pytest.raises(FormatError) as missing:
+        SnapshotChange(metadata={"Status": "stale"}).apply(empty, path="s.md")
+    assert str(missing.value) == "s.md: no markdown table found (expected columns: Field | Value)"
+
+
+def test_a_marker_change_replaces_the_hint_under_superseded() -> None:
+    hint = (
+        "- List replaced decisions, resolved questions, or completed/abandoned actions, "
+        "or write `None`."
+    )
+    text = TEMPLATE.replace("## Next Actions\n\nNone", "## Next Actions\n\n- Write tests").replace(
+        "## Superseded / Resolved\n\nNone", f"## Superseded / Resolved\n\n{hint}"
+    )
+    change = SnapshotChange()
+    change.add("next", "[done] Write tests")
+    out = change.apply(text, path="s.md")
+    assert out.endswith("## Superseded / Resolved\n\n- [done] Write tests (Next Actions)\n\n")
+
+
+def test_a_section_title_keeps_its_letters() -> None:
+    change = SnapshotChange()
+    change.add("Xrays", "x")
+    assert "\n## Xrays\n\n- x\n" in change.apply(TEMPLATE, path="s.md")
+
+
+# -- reading Continues From, the edges -------------------------------------------------------
+
+
+def test_continues_from_reads_past_a_marker_at_the_top() -> None:
+    assert continues_from(with_sources("- [resolved] c-3", "- a-1")) == ["a-1"]
+
+
+def test_a_source_in_a_code_span_with_spaces_is_read_and_other_letters_kept() -> None:
+    # "` a-1 `" is a code span showing a-1; letters outside the backticks belong to the
+    # token (the board then refuses it as an ID rather than reading another session).
+    assert continues_from(with_sources("- ` a-1 `")) == ["a-1"]
+    assert continues_from(with_sources("- Xb-2", "- `c-3`X")) == ["Xb-2", "c-3`X"]
+
+
+def test_section_slicing_reads_what_a_full_parse_reads() -> None:
+    # The first of two sections of the same name, like Document.get.
+    twice = with_sources("- a-1") + "\n## Continues From\n\n- b-2\n"
+    assert continues_from(twice) == ["a-1"]
+    # A heading spelled in another case is still the section (no exact marker to slice at).
+    assert continues_from("# S\n\n## continues from\n\n- a-1\n") == ["a-1"]
+    # No blank line before the next heading: the last item is read whole.
+    assert continues_from("# S\n\n## Continues From\n\n- a-12\n## Later\n\n- b-2\n") == ["a-12"]
+    # A heading inside a backtick fence is text, like one inside a tilde fence.
+    fenced = "# S\n\n## Other\n\n```\n## Continues From\n\n- fake-2\n```\n"
+    assert continues_from(fenced) == []
+    # A section that happens to be titled "None" does not hide the others.
+    assert continues_from(with_sources("- a-1") + "\n## None\n\n- x\n") == ["a-1"]

@@ -156,7 +156,7 @@ class SnapshotChange:
             )
         new = Document.parse(text)
         metadata = {name: neutralize_line(value) for name, value in self.metadata.items()}
-        _set_metadata(new.get(METADATA), metadata, path)  # type: ignore[arg-type]
+        _set_metadata(new, metadata, path)
         for title, paragraphs in self.prose.items():
             section = new.ensure(_title(title))
             for paragraph in paragraphs:
@@ -182,9 +182,15 @@ def _title(title: str) -> str:
     return neutralize_line(title).lstrip("\\#").strip() or "Notes"
 
 
-def _set_metadata(section: Section, values: Mapping[str, str], path: str) -> None:
-    body = "\n".join(section.body)
-    table = TableDocument.parse(body, expected_header=("Field", "Value"), path=path)
+def _set_metadata(doc: Document, values: Mapping[str, str], path: str) -> None:
+    """Set fields of the Metadata table; every other line of the section stays as it was."""
+    section = doc.get(METADATA)
+    assert section is not None  # apply refused a snapshot without one
+    try:
+        table = TableDocument.parse("\n".join(section.body), expected_header=("Field", "Value"))
+    except FormatError as exc:  # its line counts from the section; say the file's line
+        line = None if exc.line is None else exc.line + _lines_before_body(doc, section)
+        raise FormatError(str(exc), path=path, line=line) from None
     present = {r.values[0].casefold(): r for r in table.rows}
     for name, value in values.items():
         row = present.get(name.casefold())
@@ -192,11 +198,22 @@ def _set_metadata(section: Section, values: Mapping[str, str], path: str) -> Non
             table.append([name, value])
         else:
             table.set_value(row, "Value", value)
+    # The split gives back the section's lines one for one; a table that touched the next
+    # heading (or the end of the file) gets the blank line a heading needs after it.
     section.body = table.render().split("\n")
-    if table.trailing_newline and section.body and section.body[-1] == "":
-        section.body.pop()
-    if not section.body or section.body[-1].strip():
+    if section.body[-1].strip():
         section.body.append("")
+
+
+def _lines_before_body(doc: Document, section: Section) -> int:
+    """How many lines of the file come before ``section``'s body (its heading included)."""
+    count = len(doc.preamble)
+    for other in doc.sections:
+        count += 1
+        if other is section:
+            break
+        count += len(other.body)
+    return count
 
 
 def section_items(text: str, title: str) -> list[str]:
