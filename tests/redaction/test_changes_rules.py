@@ -117,8 +117,17 @@ def test_a_line_replaced_by_one_of_the_same_length_is_redacted() -> None:
             f"a {GITHUB}\nkey is {GITHUB} here\nz {GITHUB}\n",
             f"a {GITHUB}\nkey is {MARKED} here\nz {GITHUB}\n",
         ),
-        # the same line written again right below itself: the old text held it
-        (f"s {GITHUB}", f"s {GITHUB}\ns {GITHUB}", f"s {GITHUB}\ns {GITHUB}"),
+        # a copy of an old line, written after it, is a new occurrence
+        (f"s {GITHUB}\n", f"s {GITHUB}\ns {GITHUB}\n", f"s {GITHUB}\ns {MARKED}\n"),
+        (f"\ns {GITHUB}\n", f"\ns {GITHUB}\ns {GITHUB}\n", f"\ns {GITHUB}\ns {MARKED}\n"),
+        (
+            f"x\ns {GITHUB}\ny\n",
+            f"x\ns {GITHUB}\ny\ns {GITHUB}\n",
+            f"x\ns {GITHUB}\ny\ns {MARKED}\n",
+        ),
+        # ... and so is one written over the line before it
+        (f"x\ns {GITHUB}\n", f"s {GITHUB}\ns {GITHUB}\n", f"s {MARKED}\ns {GITHUB}\n"),
+        (f"x\ns {GITHUB}", f"s {GITHUB}\ns {GITHUB}", f"s {MARKED}\ns {GITHUB}"),
         # an old line moved inside the changed part stays as it was
         (
             f"one\nold {GITHUB}\ntwo\n",
@@ -248,3 +257,21 @@ def test_an_indented_value_more_than_the_context_limit_below_its_parent() -> Non
     old = f"legacy {GITHUB}\ncredentials:\n" + block
     new = old + f"  default: {VALUE}\n"
     assert redact_changes(old, new) == new
+
+
+def test_a_toml_key_added_above_a_changed_table_keeps_its_own_table() -> None:
+    old = "[secrets]\n[old]\n"
+    new = f'[secrets]\nprod = "{VALUE}"\n[other]\n'
+    assert redact_changes(old, new) == f'[secrets]\nprod = "{NESTED}"\n[other]\n'
+
+
+def test_a_toml_key_on_the_first_line_has_no_table_even_with_one_below() -> None:
+    assert redact_changes("", f'token = "{GITHUB}"\n[tools]') == f'token = "{MARKED}"\n[tools]'
+    assert redact_changes("", f'prod = "{VALUE}"\n[tools]') == f'prod = "{VALUE}"\n[tools]'
+
+
+def test_a_key_added_under_a_table_is_redacted_when_the_same_line_sits_above_it() -> None:
+    line = f'prod = "{VALUE}"'
+    old = f"{line}\n[secrets]\n"
+    assert redact_changes(old, f"{old}{line}") == f'{old}prod = "{NESTED}"'
+    assert redact_changes(old, f"{old}{line}\n") == f'{old}prod = "{NESTED}"\n'
