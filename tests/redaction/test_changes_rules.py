@@ -275,3 +275,9 @@ def test_a_key_added_under_a_table_is_redacted_when_the_same_line_sits_above_it(
     old = f"{line}\n[secrets]\n"
     assert redact_changes(old, f"{old}{line}") == f'{old}prod = "{NESTED}"'
     assert redact_changes(old, f"{old}{line}\n") == f'{old}prod = "{NESTED}"\n'
+
+
+def test_lines_above_a_change_after_a_blank_first_line_are_not_repeated() -> None:
+    new = f"\n  default: {VALUE}\ns {GITHUB}\n  default: {VALUE}\n"
+    expected = f"\n  default: {VALUE}\ns {MARKED}\n  default: {VALUE}\n"
+    assert redact_changes("\n\n", new) == expected
