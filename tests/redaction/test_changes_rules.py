@@ -170,73 +170,117 @@ def test_two_separate_changes_are_each_redacted_and_the_middle_kept() -> None:
 
 # -- parent keys above a change --------------------------------------------------------------
 
-
-def test_a_value_added_under_a_parent_on_the_first_line() -> None:
-    old = "credentials:\n  region: eu-west-1\n"
-    new = f"credentials:\n  region: eu-west-1\n  default: {VALUE}\n"
-    assert redact_changes(old, new) == f"credentials:\n  region: eu-west-1\n  default: {NESTED}\n"
+LEGACY = f"legacy {GITHUB}\n"
+PROD = f'prod = "{VALUE}"'
+PROD_NESTED = f'prod = "{NESTED}"'
 
 
-def test_a_value_added_right_under_its_parent_keeps_the_old_line_above() -> None:
-    old = f"legacy {GITHUB}\ncredentials:\n"
-    new = f"legacy {GITHUB}\ncredentials:\n  default: {VALUE}\n"
-    assert redact_changes(old, new) == f"legacy {GITHUB}\ncredentials:\n  default: {NESTED}\n"
-
-
-def test_the_parent_is_the_nearest_unindented_line_above_the_block() -> None:
-    old = f"legacy {GITHUB}\ncredentials:\n  region: eu\n\n  zone: b\n"
-    new = f"legacy {GITHUB}\ncredentials:\n  region: eu\n\n  zone: b\n  default: {VALUE}\n"
-    expected = f"legacy {GITHUB}\ncredentials:\n  region: eu\n\n  zone: b\n  default: {NESTED}\n"
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        pytest.param(
+            "credentials:\n  region: eu\n",
+            f"credentials:\n  region: eu\n  default: {VALUE}\n",
+            f"credentials:\n  region: eu\n  default: {NESTED}\n",
+            id="parent-on-the-first-line",
+        ),
+        pytest.param(
+            f"{LEGACY}credentials:\n",
+            f"{LEGACY}credentials:\n  default: {VALUE}\n",
+            f"{LEGACY}credentials:\n  default: {NESTED}\n",
+            id="right-under-its-parent-the-line-above-kept",
+        ),
+        pytest.param(
+            f"{LEGACY}credentials:\n  region: eu\n\n  zone: b\n",
+            f"{LEGACY}credentials:\n  region: eu\n\n  zone: b\n  default: {VALUE}\n",
+            f"{LEGACY}credentials:\n  region: eu\n\n  zone: b\n  default: {NESTED}\n",
+            id="nearest-unindented-line-over-a-blank-one",
+        ),
+        pytest.param(
+            f"{LEGACY}credentials:\n\tregion: eu\n",
+            f"{LEGACY}credentials:\n\tregion: eu\n\tdefault: {VALUE}\n",
+            f"{LEGACY}credentials:\n\tregion: eu\n\tdefault: {NESTED}\n",
+            id="tab-indented",
+        ),
+        pytest.param(
+            "credentials:\n  region: eu\nDone.\n",
+            f"credentials:\n  region: eu\n  default: {VALUE}\nDone now.\n",
+            f"credentials:\n  region: eu\n  default: {NESTED}\nDone now.\n",
+            id="followed-by-a-changed-top-level-line",
+        ),
+        pytest.param(
+            "", f"  pushed {GITHUB}\nDone.", f"  pushed {MARKED}\nDone.", id="no-parent-token"
+        ),
+        pytest.param(
+            "", f"  default: {VALUE}\nDone.", f"  default: {VALUE}\nDone.", id="no-parent"
+        ),
+        pytest.param(
+            "[secrets]\nregion = 'eu'\n",
+            f"[secrets]\nregion = 'eu'\n{PROD}\n",
+            f"[secrets]\nregion = 'eu'\n{PROD_NESTED}\n",
+            id="toml-table-on-the-first-line",
+        ),
+        pytest.param(
+            f"{LEGACY}[secrets]\nregion = 'eu'\n\n  # the production one\n",
+            f"{LEGACY}[secrets]\nregion = 'eu'\n\n  # the production one\n{PROD}\n",
+            f"{LEGACY}[secrets]\nregion = 'eu'\n\n  # the production one\n{PROD_NESTED}\n",
+            id="toml-over-keys-blank-lines-and-comments",
+        ),
+        pytest.param(
+            "[secrets]\nplain words here\n",
+            f"[secrets]\nplain words here\n{PROD}\n",
+            f"[secrets]\nplain words here\n{PROD}\n",
+            id="toml-key-under-plain-text-has-no-table",
+        ),
+        pytest.param(
+            f"{LEGACY}[secrets]\n",
+            f"{LEGACY}[secrets]\n{PROD}\n",
+            f"{LEGACY}[secrets]\n{PROD_NESTED}\n",
+            id="toml-key-right-under-its-table",
+        ),
+        pytest.param(
+            f"[deploy]\ntoken = {GITHUB}\n",
+            f"[deploy]\ntoken = {GITHUB}\nnote: pushed today\n",
+            f"[deploy]\ntoken = {GITHUB}\nnote: pushed today\n",
+            id="plain-line-in-a-table-leaves-the-old-keys",
+        ),
+        pytest.param(
+            "[secrets]\n[old]\n",
+            f"[secrets]\n{PROD}\n[other]\n",
+            f"[secrets]\n{PROD_NESTED}\n[other]\n",
+            id="toml-key-above-a-changed-table-keeps-its-own",
+        ),
+        pytest.param(
+            "",
+            f'token = "{GITHUB}"\n[tools]',
+            f'token = "{MARKED}"\n[tools]',
+            id="first-line-token",
+        ),
+        pytest.param("", f"{PROD}\n[tools]", f"{PROD}\n[tools]", id="first-line-key-no-table"),
+        pytest.param(
+            f"{PROD}\n[secrets]\n",
+            f"{PROD}\n[secrets]\n{PROD}",
+            f"{PROD}\n[secrets]\n{PROD_NESTED}",
+            id="same-key-line-above-the-table",
+        ),
+        pytest.param(
+            f"{PROD}\n[secrets]\n",
+            f"{PROD}\n[secrets]\n{PROD}\n",
+            f"{PROD}\n[secrets]\n{PROD_NESTED}\n",
+            id="same-key-line-above-the-table-newline",
+        ),
+        pytest.param(
+            "\n\n",
+            f"\n  default: {VALUE}\ns {GITHUB}\n  default: {VALUE}\n",
+            f"\n  default: {VALUE}\ns {MARKED}\n  default: {VALUE}\n",
+            id="blank-first-line-nothing-repeated",
+        ),
+    ],
+)
+def test_a_change_is_redacted_with_the_lines_up_to_its_parent(
+    old: str, new: str, expected: str
+) -> None:
     assert redact_changes(old, new) == expected
-
-
-def test_tab_indented_values_belong_to_their_parent() -> None:
-    old = f"legacy {GITHUB}\ncredentials:\n\tregion: eu\n"
-    new = f"legacy {GITHUB}\ncredentials:\n\tregion: eu\n\tdefault: {VALUE}\n"
-    expected = f"legacy {GITHUB}\ncredentials:\n\tregion: eu\n\tdefault: {NESTED}\n"
-    assert redact_changes(old, new) == expected
-
-
-def test_an_indented_value_followed_by_a_changed_top_level_line() -> None:
-    old = "credentials:\n  region: eu\nDone.\n"
-    new = f"credentials:\n  region: eu\n  default: {VALUE}\nDone now.\n"
-    expected = f"credentials:\n  region: eu\n  default: {NESTED}\nDone now.\n"
-    assert redact_changes(old, new) == expected
-
-
-def test_an_indented_line_without_a_parent_is_redacted_on_its_own() -> None:
-    assert redact_changes("", f"  pushed {GITHUB}\nDone.") == f"  pushed {MARKED}\nDone."
-    assert redact_changes("", f"  default: {VALUE}\nDone.") == f"  default: {VALUE}\nDone."
-
-
-def test_a_toml_key_added_to_a_table_on_the_first_line() -> None:
-    old = "[secrets]\nregion = 'eu'\n"
-    new = f"[secrets]\nregion = 'eu'\nprod = \"{VALUE}\"\n"
-    assert redact_changes(old, new) == f"[secrets]\nregion = 'eu'\nprod = \"{NESTED}\"\n"
-
-
-def test_a_toml_key_reaches_its_table_over_keys_blank_lines_and_comments() -> None:
-    head = f"legacy {GITHUB}\n[secrets]\nregion = 'eu'\n\n  # the production one\n"
-    new = head + f'prod = "{VALUE}"\n'
-    assert redact_changes(head, new) == head + f'prod = "{NESTED}"\n'
-
-
-def test_a_toml_key_under_plain_text_has_no_table() -> None:
-    head = "[secrets]\nplain words here\n"
-    new = head + f'prod = "{VALUE}"\n'
-    assert redact_changes(head, new) == new
-
-
-def test_a_toml_key_directly_under_its_table() -> None:
-    old = f"legacy {GITHUB}\n[secrets]\n"
-    new = f'legacy {GITHUB}\n[secrets]\nprod = "{VALUE}"\n'
-    assert redact_changes(old, new) == f'legacy {GITHUB}\n[secrets]\nprod = "{NESTED}"\n'
-
-
-def test_a_plain_line_added_to_a_table_does_not_redact_the_old_keys() -> None:
-    old = f"[deploy]\ntoken = {GITHUB}\n"
-    new = old + "note: pushed today\n"
-    assert redact_changes(old, new) == new
 
 
 def test_a_table_more_than_the_context_limit_above_is_not_a_parent() -> None:
@@ -257,27 +301,3 @@ def test_an_indented_value_more_than_the_context_limit_below_its_parent() -> Non
     old = f"legacy {GITHUB}\ncredentials:\n" + block
     new = old + f"  default: {VALUE}\n"
     assert redact_changes(old, new) == new
-
-
-def test_a_toml_key_added_above_a_changed_table_keeps_its_own_table() -> None:
-    old = "[secrets]\n[old]\n"
-    new = f'[secrets]\nprod = "{VALUE}"\n[other]\n'
-    assert redact_changes(old, new) == f'[secrets]\nprod = "{NESTED}"\n[other]\n'
-
-
-def test_a_toml_key_on_the_first_line_has_no_table_even_with_one_below() -> None:
-    assert redact_changes("", f'token = "{GITHUB}"\n[tools]') == f'token = "{MARKED}"\n[tools]'
-    assert redact_changes("", f'prod = "{VALUE}"\n[tools]') == f'prod = "{VALUE}"\n[tools]'
-
-
-def test_a_key_added_under_a_table_is_redacted_when_the_same_line_sits_above_it() -> None:
-    line = f'prod = "{VALUE}"'
-    old = f"{line}\n[secrets]\n"
-    assert redact_changes(old, f"{old}{line}") == f'{old}prod = "{NESTED}"'
-    assert redact_changes(old, f"{old}{line}\n") == f'{old}prod = "{NESTED}"\n'
-
-
-def test_lines_above_a_change_after_a_blank_first_line_are_not_repeated() -> None:
-    new = f"\n  default: {VALUE}\ns {GITHUB}\n  default: {VALUE}\n"
-    expected = f"\n  default: {VALUE}\ns {MARKED}\n  default: {VALUE}\n"
-    assert redact_changes("\n\n", new) == expected
