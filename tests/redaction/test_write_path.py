@@ -219,3 +219,78 @@ def test_migrating_a_legacy_workspace_that_holds_secrets(root: Path) -> None:
     assert main(["migrate"]) == 0
     assert f"Last time: Did things with {MARKED}." in (root / "memory/resumption.md").read_text()
     assert f"- deploy token={GITHUB}" in (root / "MEMORY.md").read_text(), "an old line stays"
+
+
+ENCRYPTED_KEY = (
+    "-----BEGIN RSA PRIVATE KEY-----\n"
+    "Proc-Type: 4,ENCRYPTED\n"
+    "DEK-Info: AES-128-CBC,5E3C1D5B3C2A1F0E9D8C7B6A59483726\n"
+    "\n"
+    "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n"
+    "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n"
+    "-----END RSA PRIVATE KEY-----"
+)
+
+
+def test_a_secret_with_a_blank_line_inside_is_redacted_whole_in_an_existing_file(
+    root: Path,
+) -> None:
+    """A blank line the file already held must not cut a key (or a phrase) in two."""
+    path = root / "memory" / "keys.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("# Keys\n\n- old fact\n")
+    _write(
+        root,
+        "memory/keys.md",
+        f"# Keys\n\n- old fact\n{ENCRYPTED_KEY}\nmy password is\n\nZq8xN2vL5p\n",
+    )
+    assert path.read_text() == (
+        "# Keys\n\n- old fact\n[REDACTED:private-key]\nmy password is\n\n"
+        "[REDACTED:password-phrase]\n"
+    )
+
+
+def test_crlf_without_bom_keeps_its_old_lines(root: Path) -> None:
+    path = root / "MEMORY.md"
+    path.write_bytes(f"# Memory\r\n- legacy {GITHUB}\r\n".encode())
+    Store(Workspace(root)).update(path, lambda old: (old or "") + f"- key {GITHUB}\n")
+    assert path.read_bytes() == f"# Memory\r\n- legacy {GITHUB}\r\n- key {MARKED}\r\n".encode()
+
+
+def test_a_bom_without_crlf_keeps_the_old_first_line(root: Path) -> None:
+    path = root / "MEMORY.md"
+    path.write_bytes(f"\ufeff- legacy {GITHUB}\n".encode())
+    Store(Workspace(root)).update(path, lambda old: (old or "") + f"- key {GITHUB}\n")
+    assert path.read_bytes() == f"\ufeff- legacy {GITHUB}\n- key {MARKED}\n".encode()
+
+
+def test_the_old_file_is_read_as_the_store_decodes_it(root: Path) -> None:
+    """redact_write compares with the text a reader sees: no BOM, no CR, whatever the bytes."""
+    store = Store(Workspace(root))
+    new = f"- legacy {GITHUB}\n- key {GITHUB}\n"
+    expected = f"- legacy {GITHUB}\n- key {MARKED}\n"
+    for raw in (
+        f"- legacy {GITHUB}\n",
+        f"- legacy {GITHUB}\r\n",
+        f"\ufeff- legacy {GITHUB}\n",
+        f"\ufeff- legacy {GITHUB}\r\n",
+        f"- legacy {GITHUB}\r",
+    ):
+        path = root / "memory" / "decoded.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw.encode())
+        assert redact_write(store, path, new) == expected, repr(raw)
+
+
+def test_an_unreadable_old_file_with_crlf_counts_as_all_new(root: Path) -> None:
+    path = root / "memory" / "broken-crlf.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(f"- legacy {GITHUB}\r\n\xff\r\n".encode("latin-1"))
+    text = f"- legacy {GITHUB}\n"
+    assert redact_write(Store(Workspace(root)), path, text) == f"- legacy {MARKED}\n"
+
+
+def test_stored_cell_leaves_a_cell_without_a_secret_exactly_as_given() -> None:
+    assert stored_cell("a<br>b") == "a<br>b"
+    assert stored_cell("x\\|y") == "x\\|y"
+    assert stored_cell(f"a<br>{GITHUB}") == f"a\n{MARKED}"

@@ -126,11 +126,17 @@ def _common_tail(a: str, b: str, limit: int) -> int:
 
 
 def _runs(lines: list[str], changed: list[int]) -> list[tuple[int, int]]:
-    """Changed lines grouped into runs, each widened up to its parent key; merged."""
+    """Changed lines grouped into runs, each widened up to its parent key; merged.
+
+    Runs that overlap, touch, or are apart only by blank lines are one run: a blank line
+    is rarely new to the file, yet it can sit inside one secret (the headers and body of
+    an encrypted PEM key, "my password is" and the password on a later line), which the
+    redactor must see whole. (Overlapping or touching runs leave an empty gap.)
+    """
     runs: list[tuple[int, int]] = []
     for index in changed:
         start = _parent_of(lines, index)
-        while runs and start <= runs[-1][1]:
+        while runs and not any(line.strip() for line in lines[runs[-1][1] : start]):
             start = min(start, runs.pop()[0])
         runs.append((start, index + 1))
     return runs
