@@ -8,7 +8,9 @@ everything under ``memory/``; platform settings and ``workmem.toml`` are written
 A write usually changes a few lines of a long file (one row of a 10,000-row board), so
 only the lines the write adds or changes are redacted, not the whole file: the lines
 before the first difference and after the last are skipped by comparison, and in
-between, a line the old file already held anywhere is left as it is. A changed line that
+between, a line that the old file's changed part already held is left as it is. Changed
+lines separated only by blank lines are redacted as one group, so a secret that spans a
+blank line (a PEM key, "my password is" then the value) is seen whole. A changed line that
 sits inside an indented block or a TOML table is redacted together with the lines up to
 its parent key, so ``credentials:`` still covers a value added under it.
 """
