@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from ..errors import UsageError
@@ -21,6 +22,10 @@ COLUMNS = "id, cid, kind, path, line_start, line_end, date, session_id, title, t
 
 @dataclass(frozen=True)
 class Hit:
+    """One search result. Its snippet is made when first read: making readable snippets is
+    about a third of a lexical query's time, and callers that pack hits into a context (the
+    loader, the benchmarks) never read them."""
+
     id: str
     kind: str
     path: str
@@ -29,15 +34,24 @@ class Hit:
     date: str | None
     session_id: str | None
     title: str
-    snippet: str
     text: str
     score: float
     tokens: int
+    #: the query's words the snippet is centred on
+    needles: tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    @cached_property
+    def snippet(self) -> str:
+        return analyze.snippet(self.text, list(self.needles))
 
     def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
-        data = asdict(self)
-        if compact:
-            data.pop("text")
+        data: dict[str, Any] = {}
+        for column in fields(self):
+            if column.name == "needles" or (compact and column.name == "text"):
+                continue
+            data[column.name] = getattr(self, column.name)
+            if column.name == "title":
+                data["snippet"] = self.snippet
         return data
 
 
@@ -86,10 +100,10 @@ def make_hit(row: tuple[Any, ...], score: float, needles: list[str]) -> Hit:
         date=day,
         session_id=sid,
         title=title,
-        snippet=analyze.snippet(text, needles),
         text=text,
         score=round(score, 6),
         tokens=tokens,
+        needles=tuple(needles),
     )
 
 
