@@ -69,39 +69,29 @@ def _no_check(text: str, path: str) -> None:
     return None
 
 
+#: Where each kind's merge lives (module of this package, function); imported on use, so a
+#: driver run for one kind loads only its own merger.
+_MERGERS: dict[str, tuple[str, str]] = {
+    kinds.BOARD: ("merge_tables", "merge_board"),
+    kinds.LOG_INDEX: ("merge_tables", "merge_log_index"),
+    kinds.EVENTS: ("merge_json", "merge_events"),
+    kinds.STATE: ("merge_json", "merge_state"),
+    kinds.LOG: ("merge_logs", "merge_entries"),
+    kinds.RESUMPTION: ("merge", "merge_resumption"),
+    kinds.TEXT: ("merge", "merge_text"),
+    kinds.SECTIONS: ("merge_docs", "merge_sections"),
+    kinds.THREADS: ("merge_docs", "merge_threads"),
+    kinds.MEMORY: ("merge_docs", "merge_memory_md"),
+    kinds.TYPED: ("merge_docs", "merge_typed"),
+}
+
+
 def _merge_fn(kind: str) -> MergeFn:
-    if kind == kinds.BOARD:
-        from .merge_tables import merge_board
+    from importlib import import_module
 
-        return merge_board
-    if kind == kinds.LOG_INDEX:
-        from .merge_tables import merge_log_index
-
-        return merge_log_index
-    if kind == kinds.EVENTS:
-        from .merge_json import merge_events
-
-        return merge_events
-    if kind == kinds.STATE:
-        from .merge_json import merge_state
-
-        return merge_state
-    if kind == kinds.LOG:
-        from .merge_logs import merge_entries
-
-        return merge_entries
-    if kind == kinds.RESUMPTION:
-        return merge_resumption
-    if kind == kinds.TEXT:
-        return merge_text
-    from . import merge_docs
-
-    return {
-        kinds.SECTIONS: merge_docs.merge_sections,
-        kinds.THREADS: merge_docs.merge_threads,
-        kinds.MEMORY: merge_docs.merge_memory_md,
-        kinds.TYPED: merge_docs.merge_typed,
-    }[kind]
+    module, name = _MERGERS[kind]
+    merger: MergeFn = getattr(import_module(f".{module}", __package__), name)
+    return merger
 
 
 _CHECKS: dict[str, Callable[[str, str], None]] = {
