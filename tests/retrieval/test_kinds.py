@@ -81,3 +81,13 @@ def test_walk_finds_memory_files_and_skips_links_outside(tmp_path: Path) -> None
         "memory/archive/2026-05-01-0800-a/index.md",
         "memory/sessions/2026-05-24-0900-a.md",
     ]
+    # The cheap form every query uses to ask "did anything change" sees the same files,
+    # with the stat the index compares.
+    stamps = kinds.stamps(Workspace(root))
+    assert sorted(stamps) == found
+    daily = root / "memory" / "2026-05-24.md"
+    assert stamps["memory/2026-05-24.md"] == (
+        str(daily),
+        daily.stat().st_mtime_ns,
+        daily.stat().st_size,
+    )

@@ -148,13 +148,16 @@ class SearchIndex:
         """
         started = time.perf_counter()
         report = RefreshReport()
-        stats = {s.file.rel: s for s in self._walk(sources)}
-        report.files_seen = len(stats)
-        if not self._pending(con, stats, sources):
+        found = self._stamps(sources)
+        report.files_seen = len(found)
+        if not self._pending(con, found, sources):
             return report
         with self.lock():
+            stats = {s.file.rel: s for s in self._walk(sources)}
+            report.files_seen = len(stats)
             known = self._known(con, sources)
-            changed = [s for rel, s in stats.items() if _stale(known.get(rel), s)]
+            now = time.time_ns()
+            changed = [s for rel, s in stats.items() if _stale(known.get(rel), s, now)]
             removed = [rel for rel in known if rel not in stats]
             self._apply(con, known, changed, removed, report)
         report.seconds = time.perf_counter() - started
@@ -162,7 +165,7 @@ class SearchIndex:
 
     def behind(self, con: sqlite3.Connection) -> bool:
         """True when a memory file changed since it was indexed (what ``refresh`` would do)."""
-        return self._pending(con, {s.file.rel: s for s in self._walk(False)}, False)
+        return self._pending(con, self._stamps(False), False)
 
     def add_source(
         self, con: sqlite3.Connection, stat: kinds.FileStat, *, wait: float = 60.0
@@ -172,7 +175,7 @@ class SearchIndex:
         report = RefreshReport()
         with self.lock(timeout=wait):
             known = self._known(con)
-            if _stale(known.get(stat.file.rel), stat):
+            if _stale(known.get(stat.file.rel), stat, time.time_ns()):
                 self._apply(con, known, [stat], [], report)
         report.seconds = time.perf_counter() - started
         return report
@@ -210,13 +213,23 @@ class SearchIndex:
 
             yield from transcript_stats(self.workspace)
 
+    def _stamps(self, sources: bool) -> dict[str, kinds.Stamp]:
+        found = kinds.stamps(self.workspace)
+        if sources and self.transcripts:
+            from .transcript_source import transcript_stats
+
+            for stat in transcript_stats(self.workspace):
+                found[stat.file.rel] = (stat.file.location, stat.mtime_ns, stat.size)
+        return found
+
     def _pending(
-        self, con: sqlite3.Connection, stats: dict[str, kinds.FileStat], sources: bool
+        self, con: sqlite3.Connection, found: dict[str, kinds.Stamp], sources: bool
     ) -> bool:
         known = self._known(con, sources)
-        if known.keys() != stats.keys():
+        if known.keys() != found.keys():
             return True
-        return any(_stale(known[rel], s) for rel, s in stats.items())
+        now = time.time_ns()
+        return any(_stale(known[rel], stamp[1:], now) for rel, stamp in found.items())
 
     @staticmethod
     def _known(
@@ -382,10 +395,16 @@ class SearchIndex:
 RACY_NS = 2_000_000_000
 
 
-def _stale(known: tuple[int, int, str | None] | None, stat: kinds.FileStat) -> bool:
-    if known is None or known[:2] != (stat.mtime_ns, stat.size):
+def _stale(
+    known: tuple[int, int, str | None] | None,
+    stat: kinds.FileStat | tuple[int, int],
+    now_ns: int,
+) -> bool:
+    """Whether a file's (mtime_ns, size), or its ``FileStat``, differs from what was indexed."""
+    mtime_ns, size = (stat.mtime_ns, stat.size) if isinstance(stat, kinds.FileStat) else stat
+    if known is None or known[0] != mtime_ns or known[1] != size:
         return True
-    return time.time_ns() - stat.mtime_ns < RACY_NS
+    return now_ns - mtime_ns < RACY_NS
 
 
 def _redacted(chunks: list[Chunk]) -> list[Chunk]:

@@ -141,52 +141,75 @@ class FileStat:
     size: int
 
 
+#: What one file's ``stat`` says that matters to the index: (where it is, mtime_ns, size).
+Stamp = tuple[str, int, int]
+
+
 def walk(workspace: Workspace) -> Iterator[FileStat]:
     """Every indexable file with its stat, cheaply: ``scandir``, no file is opened.
 
     Symlinked folders are not followed and symlinked files that point outside the root
     are skipped, so a link cannot pull foreign files into search results.
     """
+    for rel, (location, mtime_ns, size) in stamps(workspace).items():
+        found = classify(rel)
+        if found is not None:
+            yield FileStat(
+                MemoryFile(rel, found.kind, found.date, found.session_id, location),
+                mtime_ns,
+                size,
+            )
+
+
+def stamps(workspace: Workspace) -> dict[str, Stamp]:
+    """The same files as ``walk``, by relative path, without an object per file.
+
+    Every query asks whether anything changed; at a year of memory (a thousand files)
+    building two objects per file cost twice the ``stat`` calls themselves, so the
+    question is answered from these tuples and the objects are made only when it is yes.
+    """
     root = workspace.root
-    yield from _stat_entries(root, root, "", recurse=False, only=("MEMORY.md",))
+    found: dict[str, Stamp] = {}
+    _scan(root, root, "", found, recurse=False, only=("MEMORY.md",))
     memory = workspace.memory_dir
     if memory.is_dir() and not memory.is_symlink():
-        yield from _stat_entries(root, memory, "memory/", recurse=True, only=None)
+        _scan(root, memory, "memory/", found, recurse=True, only=None)
+    return found
 
 
-def _stat_entries(
-    root: Path, folder: Path | str, prefix: str, *, recurse: bool, only: tuple[str, ...] | None
-) -> Iterator[FileStat]:
+def _scan(
+    root: Path,
+    folder: Path | str,
+    prefix: str,
+    found: dict[str, Stamp],
+    *,
+    recurse: bool,
+    only: tuple[str, ...] | None,
+) -> None:
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return
     for entry in entries:
-        if entry.name.startswith("."):
+        name = entry.name
+        if name.startswith(".") or (only is not None and name not in only):
             continue
-        if only is not None and entry.name not in only:
-            continue
-        rel = prefix + entry.name
+        rel = prefix + name
         try:
             if entry.is_dir(follow_symlinks=False):
-                if recurse and (prefix != "memory/" or entry.name in _SUBFOLDERS):
-                    yield from _stat_entries(root, entry.path, rel + "/", recurse=True, only=None)
+                if recurse and (prefix != "memory/" or name in _SUBFOLDERS):
+                    _scan(root, entry.path, rel + "/", found, recurse=True, only=None)
+                continue
+            if classify(rel) is None:
                 continue
             if entry.is_symlink() and not _inside(root, Path(entry.path)):
                 continue
             if not entry.is_file():
                 continue
-            found = classify(rel)
-            if found is None:
-                continue
             st = entry.stat()
         except OSError:
             continue
-        yield FileStat(
-            MemoryFile(rel, found.kind, found.date, found.session_id, entry.path),
-            st.st_mtime_ns,
-            st.st_size,
-        )
+        found[rel] = (entry.path, st.st_mtime_ns, st.st_size)
 
 
 def _inside(root: Path, path: Path) -> bool:
