@@ -93,6 +93,17 @@ def test_no_state_means_deep_reload(root: Path) -> None:
     assert "No session has been recorded yet" in context.text
 
 
+def test_orientation_says_what_the_message_loaded_in_plain_words(root: Path) -> None:
+    context = MemoryLoader(root).load_session_context("What did we decide about the cache?")
+    assert context.metadata["branches"] == ["new_topic", "recall"]
+    orientation = context.text.split("## Orientation (state.json)")[1].split("\n## ")[0]
+    assert "- Loaded for the opening message: a new topic (no known thread); a search of " in (
+        orientation
+    )
+    for internal in ("Phase", "new_topic", "recall.", "deep_reload"):
+        assert internal not in orientation
+
+
 def test_thresholds_come_from_settings(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _workspace(root, monkeypatch)
     (root / "workmem.toml").write_text("[journal]\nlight_hours = 20\n", "utf-8")

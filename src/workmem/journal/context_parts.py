@@ -58,6 +58,17 @@ class ContextInputs:
         return text
 
 
+#: What each branch of the message plan loads, as the agent reads it (the branch names
+#: themselves are the loader's own vocabulary and stay in the metadata).
+_BRANCH_WORDS = {
+    KNOWN_THREAD: "the thread it continues",
+    NEW_TOPIC: "a new topic (no known thread)",
+    MAINTENANCE: "a memory review is due",
+    EVENTS: "events by the dates it names",
+    RECALL: "a search of memory for what it asks",
+}
+
+
 def orient_phase(inputs: ContextInputs, phase: PhaseText) -> None:
     state = inputs.state
     lines = ["## Orientation (state.json)"]
@@ -87,7 +98,9 @@ def orient_phase(inputs: ContextInputs, phase: PhaseText) -> None:
                 f"- {pending} note(s) from a session that has not ended yet; "
                 "the next `workmem end` writes them."
             )
-    lines.append(f"- Loading: {inputs.strategy}; Phase 3: {', '.join(inputs.plan.branches)}.")
+    asked = [_BRANCH_WORDS.get(branch, branch) for branch in inputs.plan.branches]
+    if asked:
+        lines.append(f"- Loaded for the opening message: {'; '.join(asked)}.")
     phase.add_clipped("state", "\n".join(lines))
 
 
