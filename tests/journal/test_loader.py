@@ -97,9 +97,7 @@ def test_orientation_says_what_the_message_loaded_in_plain_words(root: Path) -> 
     context = MemoryLoader(root).load_session_context("What did we decide about the cache?")
     assert context.metadata["branches"] == ["new_topic", "recall"]
     orientation = context.text.split("## Orientation (state.json)")[1].split("\n## ")[0]
-    assert "- Loaded for the opening message: a new topic (no known thread); a search of " in (
-        orientation
-    )
+    assert "- Loaded for this message: a new topic, memory search." in orientation
     for internal in ("Phase", "new_topic", "recall.", "deep_reload"):
         assert internal not in orientation
 

@@ -60,12 +60,13 @@ class ContextInputs:
 
 #: What each branch of the message plan loads, as the agent reads it (the branch names
 #: themselves are the loader's own vocabulary and stay in the metadata).
+#: Short: this line is paid for out of the same budget as the recalled passages.
 _BRANCH_WORDS = {
-    KNOWN_THREAD: "the thread it continues",
-    NEW_TOPIC: "a new topic (no known thread)",
-    MAINTENANCE: "a memory review is due",
-    EVENTS: "events by the dates it names",
-    RECALL: "a search of memory for what it asks",
+    KNOWN_THREAD: "its thread",
+    NEW_TOPIC: "a new topic",
+    MAINTENANCE: "memory review due",
+    EVENTS: "events by date",
+    RECALL: "memory search",
 }
 
 
@@ -100,7 +101,7 @@ def orient_phase(inputs: ContextInputs, phase: PhaseText) -> None:
             )
     asked = [_BRANCH_WORDS.get(branch, branch) for branch in inputs.plan.branches]
     if asked:
-        lines.append(f"- Loaded for the opening message: {'; '.join(asked)}.")
+        lines.append(f"- Loaded for this message: {', '.join(asked)}.")
     phase.add_clipped("state", "\n".join(lines))
 
 
