@@ -340,3 +340,22 @@ def test_title_match_is_the_share_of_query_words_in_the_heading() -> None:
     assert title_match(asked, None) == 0.0
     assert title_match(set(), "codex") == 0.0
     assert title_match({"收工", "工"}, "17:40 收工") == 1.0
+
+
+@pytest.mark.parametrize(
+    "k, dense, configured, pool",
+    [
+        (10, True, 150, 150),  # dense fusion always takes the whole pool
+        (200, True, 150, 200),
+        (10, False, 150, 50),  # lexical alone: the fewest
+        (25, False, 150, 100),  # four times k, so boosts can still lift from far down
+        (60, False, 150, 150),  # never past the configured pool ...
+        (5, False, 20, 20),
+        (30, False, 20, 30),  # ... nor under k
+    ],
+)
+def test_candidate_pool(k: int, dense: bool, configured: int, pool: int) -> None:
+    from workmem.retrieval.ranking import Weights
+    from workmem.retrieval.search import candidate_pool
+
+    assert candidate_pool(Weights(candidates=configured), k, dense=dense) == pool
