@@ -257,6 +257,30 @@ def test_recall_question_searches_the_logs(root: Path, monkeypatch: pytest.Monke
     assert "Designed the auth token flow" in context.text
 
 
+def test_a_recall_lookup_describes_its_hits_and_the_loader_only_writes_them(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.retrieval import analyze
+
+    _workspace(root, monkeypatch)
+    monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 09:00")
+    made: list[str] = []
+    plain_snippet = analyze.snippet
+
+    def counting(text: str, needles: list[str], width: int = 160) -> str:
+        made.append(text)
+        return plain_snippet(text, needles, width)
+
+    monkeypatch.setattr(analyze, "snippet", counting)
+    context = MemoryLoader(root).load_session_context("What did we decide on the auth token flow?")
+    assert "Designed the auth token flow" in context.text
+    assert made == []  # the session start wrote passages and described nothing
+    found = MemoryLoader(root).phase_4_search("auth token flow", budget_tokens=400)
+    assert "Designed the auth token flow" in found.text
+    assert found.items and all(item["snippet"] for item in found.items)
+    assert len(made) == len(found.items)
+
+
 def test_budget_config_is_checked() -> None:
     from workmem.errors import UsageError
 

@@ -170,11 +170,11 @@ class MemoryLoader:
         phase = PhaseText("deep", cap, count_tokens)
         warnings: list[str] = []
         title = f"## Recall for “{query.strip()}”"
-        hits = recall_into(phase, title, self.journal, query, kinds, k, warnings)
+        recalled = recall_into(phase, title, self.journal, query, kinds, k, warnings)
         return Lookup(
-            text=phase.text() if hits else "",
-            total_tokens=phase.tokens if hits else 0,
-            items=hits,
+            text=phase.text() if recalled else "",
+            total_tokens=phase.tokens if recalled else 0,
+            items=recalled.items(),
             metadata={"omitted": phase.omitted, "warnings": warnings},
         )
 

@@ -142,6 +142,24 @@ def _add_clipped(phase: PhaseText, title: str, passage: Passage) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Recalled:
+    """What a recall found: search hits, or the daily logs scanned when search failed.
+
+    Described as dicts only when asked (``items``): a hit's description makes its
+    snippet, and the loader, which only writes the passages, never needs it.
+    """
+
+    hits: tuple[Hit, ...] = ()
+    scanned: tuple[dict[str, Any], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.hits or self.scanned)
+
+    def items(self) -> list[dict[str, Any]]:
+        return [hit.to_dict(compact=True) for hit in self.hits] + list(self.scanned)
+
+
 def recall_into(
     phase: PhaseText,
     title: str,
@@ -150,8 +168,8 @@ def recall_into(
     kinds: list[str] | None,
     k: int,
     warnings: list[str],
-) -> list[dict[str, Any]]:
-    """Fill ``phase`` with what the search index recalls for ``query``; returns the hits.
+) -> Recalled:
+    """Fill ``phase`` with what the search index recalls for ``query``.
 
     When the index cannot be used, the newest daily logs that share the query's words are
     loaded instead, whole, and a warning says so.
@@ -164,9 +182,9 @@ def recall_into(
         warnings.append(f"search unavailable ({exc}); scanned the newest daily logs instead")
         items, found = _scan_logs(journal, query, k, warnings)
         phase.add_list(title, items, what="daily logs")
-        return found
+        return Recalled(scanned=tuple(found))
     add_passages(phase, title, [Passage.of(hit) for hit in hits])
-    return [hit.to_dict(compact=True) for hit in hits]
+    return Recalled(hits=tuple(hits))
 
 
 def _scan_logs(
