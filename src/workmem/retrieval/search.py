@@ -286,6 +286,11 @@ def _ranked(
         today=today,
         near_session=request.near_session,
     )
+    if weights.spread > 0:
+        from .gathering import asks_for_several, spread_over_files
+
+        if asks_for_several(query):
+            ranked = spread_over_files(ranked, weights.spread)
     needles = analyze.highlight_terms(query)
     return [make_hit(rows[c.chunk], c.score, needles) for c in ranked[: request.k]]
 
