@@ -156,7 +156,7 @@ def test_a_heading_match_counts_however_long_the_question(ws: Workspace) -> None
     # Nate's heading is one word of seven: at its bare share, Joanna's entry, which holds
     # more of the words, wins; counted at the floor, the entry Nate wrote does.
     assert search(ws, question, k=1, weights=off)[0].title == "Joanna [D4:1]"
-    on = replace(Weights(), spread=0.0)  # the default floor
+    on = replace(Weights(), title_floor=0.75, spread=0.0)
     assert search(ws, question, k=1, weights=on)[0].title == "Nate [D3:1]"
 
 
@@ -174,3 +174,20 @@ def test_the_floor_lifts_heading_matches_only() -> None:
 
     assert scores(0.0) == {1: 1.0, 2: pytest.approx(1.2), 3: 3.0}
     assert scores(0.75) == {1: 1.0, 2: 2.5, 3: 3.0}
+
+
+def test_a_time_the_question_names_outweighs_the_default_heading_floor(ws: Workspace) -> None:
+    # In a year of memory headings name topics: a long question naming a time must still
+    # bring that time's decision first, though a later entry's heading holds its topic.
+    write(
+        ws.memory_dir / "2026-01-15.md",
+        log("2026-01-15", ("Session 0900", "Decided: recursive descent for the parser.")),
+    )
+    write(
+        ws.memory_dir / "2026-06-10.md",
+        log("2026-06-10", ("parser", "Decided: keep the parser table driven for now.")),
+    )
+    question = "what did we decide about the parser in January 2026?"
+    assert search(ws, question, k=1)[0].path == "memory/2026-01-15.md"
+    floor = replace(Weights(), title_floor=0.75)
+    assert search(ws, question, k=1, weights=floor)[0].path == "memory/2026-06-10.md"

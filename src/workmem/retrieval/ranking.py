@@ -13,8 +13,8 @@ its heading stays below the entries that match in their text. On the LoCoMo tune
 where the heading names the speaker, title = 2 raised recall@5 0.716 -> 0.775 with the
 dense extra (holdout 0.662 -> 0.720) and lexical-only 0.666 -> 0.704 (holdout 0.670 ->
 0.696); an additive form gained less, and 1 or 3 did not do better on the tune split.
-A heading match counts for at least ``title_floor``, so a long question that names a
-person or a memory lifts its entries as a short one does.
+``title_floor`` (off by default) makes a heading match count for at least that share, so a
+long question that names a person lifts that person's entries as a short one does.
 
 Then small, bounded boosts: closeness to a time the query names, recency for kinds that
 age, the strength of the chunk's file (a conversation or session that holds several good
@@ -57,13 +57,18 @@ class Weights:
     title: float = 2.0
     #: The least share a heading match counts for, however long the question: in "What
     #: board games has Nate played?" the name is one word of four, yet the entries Nate
-    #: wrote are where the answer is (on the LoCoMo tune split, 99 % of the evidence of
-    #: multi-hop questions that name one speaker is that speaker's).
-    title_floor: float = 0.75
+    #: wrote are where the answer is (LoCoMo: 99 % of the evidence of multi-hop questions
+    #: naming one speaker is that speaker's). Off (0) by default: at 0.75 it lifted LoCoMo
+    #: multi-hop recall@10 a little further (held back, dense 0.535 -> 0.555 on three
+    #: conversations; lexical 0.488 -> 0.500), but on a year of memory, where headings
+    #: name topics, it outweighed the time a question names ("一月份關於 parser 的決定":
+    #: January decisions in the top 25 for 12 of 12 -> 9 of 12). Chat-like memories whose
+    #: headings name the speaker may turn it on.
+    title_floor: float = 0.0
     #: How far a question asking for several things spreads its top hits over files
-    #: (``gathering``). With ``title_floor``, chosen on the LoCoMo tune split
-    #: (0.75/0.15 of 0.5, 0.75, 1.0 / 0.1-0.3): multi-hop recall@10 with the dense extra
-    #: 0.496 -> 0.543 (held back 0.550 -> 0.566), lexical 0.449 -> 0.489 (0.446 -> 0.500).
+    #: (``gathering``), chosen on the LoCoMo tune split (0.1-0.3): multi-hop recall@10,
+    #: lexical, tune 0.449 -> 0.485, held back 0.446 -> 0.488 (recall@10 0.788 -> 0.795);
+    #: with the dense extra see the closing figures in ``bench_locomo``'s report.
     spread: float = 0.15
     candidates: int = 150
 
