@@ -157,7 +157,9 @@ class SearchIndex:
             report.files_seen = len(stats)
             known = self._known(con, sources)
             now = time.time_ns()
-            changed = [s for rel, s in stats.items() if _stale(known.get(rel), s, now)]
+            changed = [
+                s for rel, s in stats.items() if _stale(known.get(rel), s.mtime_ns, s.size, now)
+            ]
             removed = [rel for rel in known if rel not in stats]
             self._apply(con, known, changed, removed, report)
         report.seconds = time.perf_counter() - started
@@ -175,7 +177,7 @@ class SearchIndex:
         report = RefreshReport()
         with self.lock(timeout=wait):
             known = self._known(con)
-            if _stale(known.get(stat.file.rel), stat, time.time_ns()):
+            if _stale(known.get(stat.file.rel), stat.mtime_ns, stat.size, time.time_ns()):
                 self._apply(con, known, [stat], [], report)
         report.seconds = time.perf_counter() - started
         return report
@@ -229,7 +231,9 @@ class SearchIndex:
         if known.keys() != found.keys():
             return True
         now = time.time_ns()
-        return any(_stale(known[rel], stamp[1:], now) for rel, stamp in found.items())
+        return any(
+            _stale(known[rel], mtime_ns, size, now) for rel, (_, mtime_ns, size) in found.items()
+        )
 
     @staticmethod
     def _known(
@@ -396,12 +400,9 @@ RACY_NS = 2_000_000_000
 
 
 def _stale(
-    known: tuple[int, int, str | None] | None,
-    stat: kinds.FileStat | tuple[int, int],
-    now_ns: int,
+    known: tuple[int, int, str | None] | None, mtime_ns: int, size: int, now_ns: int
 ) -> bool:
-    """Whether a file's (mtime_ns, size), or its ``FileStat``, differs from what was indexed."""
-    mtime_ns, size = (stat.mtime_ns, stat.size) if isinstance(stat, kinds.FileStat) else stat
+    """Whether a file of this mtime and size may differ from what was indexed."""
     if known is None or known[0] != mtime_ns or known[1] != size:
         return True
     return now_ns - mtime_ns < RACY_NS

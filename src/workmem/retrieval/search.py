@@ -216,8 +216,8 @@ def candidate_pool(weights: Weights, k: int, *, dense: bool) -> int:
     """How many candidates each signal brings to the fusion.
 
     Dense fusion needs the whole ``candidates`` pool: cosine is stretched between the
-    pool's floor and its top, so a narrower pool changes every dense score (LoCoMo tune
-    split: 150 -> 50 took recall@10 0.838 -> 0.812). Lexical alone keeps BM25's own order
+    pool's floor and its top, so a narrower pool changes every dense score (LoCoMo conv-26
+    and conv-30: 150 -> 50 took recall@10 0.838 -> 0.812). Lexical alone keeps BM25's own order
     at the top, so fetching and fusing 150 rows was a quarter of the query for nothing
     (50: the same recall@5/10/25 and context recall on both LoCoMo splits); but boosts
     can lift an entry from far down (a year of memory: a decision at BM25 rank over 75
