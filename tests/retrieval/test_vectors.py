@@ -220,7 +220,10 @@ def test_log_entries_are_embedded_with_and_without_their_neighbours(ws: Workspac
     assert views.alone == "Storage: We picked SQLite for storage."
 
 
-@pytest.mark.parametrize("setting, expected", [(None, None), ("1", 1), ("3", 3), ("zero", None)])
+@pytest.mark.parametrize(
+    "setting, expected",
+    [(None, None), ("1", 1), ("3", 3), ("zero", None), ("100000", 64), ("9" * 400, 64)],
+)
 def test_query_threads_take_the_usable_cores_up_to_a_cap_or_the_setting(
     monkeypatch: pytest.MonkeyPatch, setting: str | None, expected: int | None
 ) -> None:

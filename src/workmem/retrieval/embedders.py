@@ -121,14 +121,17 @@ THREADS_ENV = "WORKMEM_EMBED_THREADS"
 #: waits for a core). An earlier measurement here had one thread ahead (13.0 vs 16.3 ms),
 #: which is why the count can be set (``$WORKMEM_EMBED_THREADS``) and re-measured.
 QUERY_THREADS = 4
+#: The most threads ``$WORKMEM_EMBED_THREADS`` can ask for: OpenMP starts every one of
+#: them for each query, so a stray "100000" must not.
+MAX_SET_THREADS = 64
 
 
 def query_threads() -> int:
-    """Threads for one query's embedding: ``$WORKMEM_EMBED_THREADS``, else the usable cores
-    up to ``QUERY_THREADS``."""
+    """Threads for one query's embedding: ``$WORKMEM_EMBED_THREADS`` (at most
+    ``MAX_SET_THREADS``), else the usable cores up to ``QUERY_THREADS``."""
     value = os.environ.get(THREADS_ENV, "").strip()
     if value.isdigit() and int(value) > 0:
-        return int(value)
+        return min(int(value), MAX_SET_THREADS)
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux
