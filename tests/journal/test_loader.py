@@ -65,22 +65,24 @@ def _workspace(root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.parametrize(
-    "now, strategy",
+    "now, strategy, first_line_tail",
     [
-        ("2026-05-24 17:30", "light"),
-        ("2026-05-25 09:00", "standard"),
-        ("2026-05-27 09:00", "full_reload"),
-        ("2026-06-20 09:00", "deep_reload"),
+        ("2026-05-24 17:30", "light", "light reload · last session 30 min ago"),
+        ("2026-05-25 09:00", "standard", "standard reload · last session 16.0 h ago"),
+        ("2026-05-27 09:00", "full_reload", "full reload · last session 2.7 days ago"),
+        ("2026-06-20 09:00", "deep_reload", "deep reload · last session 26.7 days ago"),
     ],
 )
 def test_strategy_follows_the_gap(
-    root: Path, monkeypatch: pytest.MonkeyPatch, now: str, strategy: str
+    root: Path, monkeypatch: pytest.MonkeyPatch, now: str, strategy: str, first_line_tail: str
 ) -> None:
     _workspace(root, monkeypatch)
     monkeypatch.setenv("WORKMEM_NOW", now)
     context = MemoryLoader(root).load_session_context("hello")
     assert context.metadata["strategy"] == strategy
-    assert context.text.startswith(f"# Working memory · {now} · strategy: {strategy}")
+    first_line = context.text.split("\n", 1)[0]
+    assert first_line == f"# Working memory · {now} · {first_line_tail}"
+    assert "_" not in first_line  # the strategy ids stay in the metadata
     assert "## Orientation (state.json)" in context.text
     assert "refresh tokens next. Alice wants it short." in context.text  # Phase 2 always
     has_memory = "Deploys go through the staging cluster" in context.text
@@ -90,7 +92,8 @@ def test_strategy_follows_the_gap(
 def test_no_state_means_deep_reload(root: Path) -> None:
     context = MemoryLoader(root).load_session_context("hi")
     assert context.metadata["strategy"] == "deep_reload"
-    assert "No session has been recorded yet" in context.text
+    assert context.text.split("\n", 1)[0].endswith("· deep reload")
+    assert "- No earlier session recorded." in context.text
 
 
 def test_orientation_says_what_the_message_loaded_in_plain_words(root: Path) -> None:

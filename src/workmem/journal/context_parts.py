@@ -74,7 +74,7 @@ def orient_phase(inputs: ContextInputs, phase: PhaseText) -> None:
     state = inputs.state
     lines = ["## Orientation (state.json)"]
     if state is None:
-        lines.append("- No session has been recorded yet (no memory/state.json).")
+        lines.append("- No earlier session recorded.")
     else:
         inputs.files_read.append(inputs.journal.show(inputs.journal.paths.state))
         who = f" by {state.last_agent}" if state.last_agent else ""

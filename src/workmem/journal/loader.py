@@ -19,7 +19,7 @@ from .. import clock
 from .budget import PHASES, BudgetConfig, PhaseText, SessionContext
 from .context_parts import ContextInputs, anchor_phase, context_phase, deep_phase, orient_phase
 from .journal import Journal
-from .strategy import RECALL, gap_hours, plan_message, strategy_for
+from .strategy import RECALL, STRATEGY_WORDS, gap_hours, plan_message, strategy_for
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
@@ -76,8 +76,8 @@ class MemoryLoader:
             threads=threads,
             warnings=warnings,
         )
-        header = f"# Working memory · {clock.stamp(now)} · strategy: {strategy}" + (
-            f" · gap {_gap_text(gap)}" if gap is not None else " · no earlier session"
+        header = f"# Working memory · {clock.stamp(now)} · {STRATEGY_WORDS[strategy]}" + (
+            f" · last session {_gap_text(gap)} ago" if gap is not None else ""
         )
         used = count_tokens(header + "\n\n")
         if used > budget.total:

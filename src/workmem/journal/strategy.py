@@ -24,6 +24,14 @@ LIGHT = "light"
 STANDARD = "standard"
 FULL_RELOAD = "full_reload"
 DEEP_RELOAD = "deep_reload"
+#: The strategy as the agent reads it in the context's first line; the ids above stay in
+#: the metadata. No earlier session is said once, by the orientation.
+STRATEGY_WORDS = {
+    LIGHT: "light reload",
+    STANDARD: "standard reload",
+    FULL_RELOAD: "full reload",
+    DEEP_RELOAD: "deep reload",
+}
 
 KNOWN_THREAD = "known_thread"
 NEW_TOPIC = "new_topic"
