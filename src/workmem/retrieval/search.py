@@ -59,12 +59,57 @@ class SearchSettings:
         return SearchIndex(workspace, transcripts=self.transcripts)
 
 
+#: ``search_settings`` per settings file, with the file's stat and the embedder override
+#: they were read under. Checking and parsing ``workmem.toml`` was about 0.3 ms of a 5 ms
+#: lexical search; a process that searches again (the MCP server, the web viewer, a
+#: benchmark) now pays one ``stat``.
+_SETTINGS_SEEN: dict[Path, tuple[tuple[object, ...], SearchSettings]] = {}
+_SETTINGS_SEEN_MAX = 64
+
+
 def search_settings(workspace: Workspace) -> SearchSettings:
     """``[search]`` of ``workmem.toml``: ``embedder``, ``embed_url``, ``transcripts``,
     ``warm``, ``[search.weights]``.
 
     ``WORKMEM_EMBEDDER`` overrides the embedder for one process (tests, benchmarks).
     """
+    path = workspace.config_file
+    key = _settings_key(path)
+    seen = _SETTINGS_SEEN.get(path)
+    if key is not None and seen is not None and seen[0] == key:
+        return seen[1]
+    settings = _read_search_settings(workspace)
+    if key is not None:
+        if len(_SETTINGS_SEEN) >= _SETTINGS_SEEN_MAX:
+            _SETTINGS_SEEN.clear()
+        _SETTINGS_SEEN[path] = (key, settings)
+    return settings
+
+
+def _settings_key(path: Path) -> tuple[object, ...] | None:
+    """What must be unchanged for settings read before to still hold; None: read again.
+
+    The file's identity is part of it, so a file swapped for a symlink elsewhere is read
+    (and refused) again. A file written within the last two seconds is always re-read: a
+    second write in the same clock tick can leave mtime and size as they were.
+    """
+    import time
+
+    from .index import RACY_NS
+
+    override = os.environ.get("WORKMEM_EMBEDDER")
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return ("absent", override)
+    except OSError:
+        return None
+    if time.time_ns() - st.st_mtime_ns < RACY_NS or time.time_ns() - st.st_ctime_ns < RACY_NS:
+        return None
+    return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size, override)
+
+
+def _read_search_settings(workspace: Workspace) -> SearchSettings:
     from ..config import load_settings
 
     table = load_settings(workspace).section("search")
