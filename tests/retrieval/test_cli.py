@@ -95,6 +95,7 @@ def test_bench_locomo_json(tmp_path: Path, ws: Path, capsys: pytest.CaptureFixtu
         "context_recall",
         "mean_context_tokens",
         "latency_ms",
+        "cpu_ms",
         "build_s",
     }
     assert set(report["workmem"]["hit_rate"]) == {"1", "3"}
@@ -102,6 +103,7 @@ def test_bench_locomo_json(tmp_path: Path, ws: Path, capsys: pytest.CaptureFixtu
     code, out, err = run(["bench", "locomo", "--data", str(data), "--embedder", "none"], capsys)
     assert code == 0 and "LoCoMo retrieval" in out and "tiny-1" in err
     assert "hit@5" in out and "held back" in out and "held back spread" in out
+    assert "search latency: p50 " in out and "(CPU time p50 " in out
     code, _, err = run(["bench", "locomo", "--data", str(tmp_path / "missing.json")], capsys)
     assert code == 2
     code, _, err = run(["bench", "locomo", "--data", str(data), "--k", "0"], capsys)

@@ -149,6 +149,7 @@ def test_benchmark_on_a_tiny_conversation(tiny_file: Path, tmp_path: Path) -> No
     assert report["reference_bm25"]["questions"] == 4
     assert 0.0 <= report["reference_bm25"]["recall"]["3"] <= 1.0
     assert report["latency_ms"]["p95"] >= report["latency_ms"]["p50"] > 0
+    assert report["cpu_ms"]["p95"] >= report["cpu_ms"]["p50"] > 0
     assert report["turns"] == 7 and report["embedder"] == "none"
     assert set(report["splits"]) == {"tune"}
     assert (tmp_path / "tiny-1" / "memory" / "2023-05-08.md").is_file()

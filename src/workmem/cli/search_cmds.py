@@ -188,9 +188,10 @@ def _print_bench(report: dict[str, Any]) -> None:
             f"search hits packed into {report['budget']} tokens: "
             f"{report['search_context_recall']:.3f} of evidence turns"
         )
-    latency = report["latency_ms"]
+    latency, cpu = report["latency_ms"], report["cpu_ms"]
     say(
-        f"search latency: p50 {latency['p50']} ms, p95 {latency['p95']} ms · "
+        f"search latency: p50 {latency['p50']} ms, p95 {latency['p95']} ms "
+        f"(CPU time p50 {cpu['p50']} ms, p95 {cpu['p95']} ms) · "
         f"index build {report['build_s']} s · ingest {report['ingest_s']} s"
     )
 
