@@ -104,7 +104,7 @@ def _settings_key(path: Path) -> tuple[object, ...] | None:
         return ("absent", override)
     except OSError:
         return None
-    if time.time_ns() - st.st_mtime_ns < RACY_NS or time.time_ns() - st.st_ctime_ns < RACY_NS:
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
         return None
     return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size, override)
 
