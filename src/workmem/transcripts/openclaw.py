@@ -130,17 +130,15 @@ def parse(records: Records, path: Path) -> Transcript:
     ids: list[str | None] = []
     parents: list[str | None] = []
     leaf: int | None = None
-    moved_to: str | None = None  # a ``leaf`` entry's target, when none came after it
     for index, entry in enumerate(items):
-        uid = string_or_none(entry.get("id")) if entry.get("type") != "session" else None
+        kind = entry.get("type")
+        uid = string_or_none(entry.get("id")) if kind != "session" else None
         ids.append(uid)
-        parents.append(string_or_none(entry.get("parentId")))
-        if entry.get("type") == "message" and uid is not None:
-            leaf, moved_to = index, None
-        elif entry.get("type") == "leaf":
-            moved_to = string_or_none(entry.get("targetId"))
-    if moved_to is not None and moved_to in ids:
-        leaf = ids.index(moved_to)
+        # A leaf entry hangs under its target: the path to it is the live one, and what
+        # grew from the target before it is abandoned (entries after it continue from it).
+        parents.append(string_or_none(entry.get("targetId" if kind == "leaf" else "parentId")))
+        if kind in ("message", "leaf") and uid is not None:
+            leaf = index
     dropped = rewound_records(ids, parents, leaf)
     resets = [i for i, e in enumerate(items) if e.get("type") == "reset" and i not in dropped]
     begins = resets[-1] if resets else -1
