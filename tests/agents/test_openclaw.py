@@ -102,6 +102,7 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
             ],
         ),
         Scenario("[[again]]", [Step("text", text="Hello again.")]),
+        Scenario("[[next]]", [Step("text", text="On to the next task.")]),
     ]
     with serve(scenarios, lifetime=900) as (url, model):
         config = _configure(sandbox, url, port)
@@ -167,6 +168,15 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
                     and (memory / "resumption.md").is_file()
                 ),
                 what=f"the save at /new\n{sandbox.hook_log()}",
+            )
+            # The next conversation (the same OpenClaw session id) is a new memory session.
+            _agent(sandbox, openclaw, "[[next]] now the docs")
+            rows = board_rows(sandbox.project)
+            assert len(rows) == 2 and first in rows, rows
+            (second,) = set(rows) - {first}
+            latest = [r for r in model.model_requests() if "[[next]]" in r.text]
+            assert _workmem_context(latest[-1].text).startswith(
+                f"Your Memory Session ID is: {second}"
             )
         finally:
             gateway.terminate()

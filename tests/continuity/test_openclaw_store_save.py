@@ -62,6 +62,14 @@ def test_new_saves_the_session_from_the_sqlite_store(
     snapshot = (memory / "sessions" / f"{sid}.md").read_text(encoding="utf-8")
     assert "Write a rate limiter" in snapshot and "ratelimit.py" in snapshot
     assert sid in (memory / "resumption.md").read_text(encoding="utf-8")
+    # 2026.9 goes on under the same session id after /new: the next conversation is a new
+    # memory session, and the one that ended keeps what was saved of it.
+    again = _hook(monkeypatch, capsys, "agent:bootstrap", {**base, "workspaceDir": str(root)})
+    second = (
+        json.loads(again)["context"].splitlines()[0].removeprefix("Your Memory Session ID is: ")
+    )
+    assert second and second != sid
+    assert "Write a rate limiter" in (memory / "sessions" / f"{sid}.md").read_text("utf-8")
 
 
 def test_the_session_is_found_from_store_path_marker_or_agent(
