@@ -106,32 +106,33 @@ def test_a_leaf_entry_moves_the_live_end_back(tmp_path: Path, workspace: Path) -
     assert transcript.dropped_records == 3
 
 
-def test_a_long_session_is_read_in_a_bounded_window(
-    tmp_path: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Head, the plan and resets of the middle, and the tail: never every entry."""
-    monkeypatch.setattr(store, "HEAD_BYTES", 4096)
+def _long_session(database: Path, workspace: Path, reset_at: int | None = None) -> Path:
+    """600 entries after a first request, a plan set at the 300th, maybe a reset."""
     entries = conversation(SID, workspace, "First request")
     parent = "a2"
     for n in range(600):
         uid = f"x{n}"
         if n == 300:
-            plan = [
-                {
-                    "type": "toolCall",
-                    "id": "p1",
-                    "name": "update_plan",
-                    "arguments": {"plan": [{"step": "Write the limiter", "status": "in_progress"}]},
-                }
-            ]
+            plan = [{"type": "toolCall", "id": "p1", "name": "update_plan", "arguments": {
+                "plan": [{"step": "Write the limiter", "status": "in_progress"}]}}]  # fmt: skip
             entries.append(message(uid, parent, "assistant", plan))
+        elif n == reset_at:
+            entries.append({"type": "reset", "id": uid, "parentId": parent, "reason": "new"})
         else:
             text = f"Working on part {n} of the limiter; " + "details " * 30
             entries.append(message(uid, parent, "user" if n % 2 else "assistant", text))
         parent = uid
     entries.append(message("last", parent, "user", "The last request"))
-    database = make_store(tmp_path / "openclaw-agent.sqlite", {SID: entries})
-    path = store.session_path(database, SID)
+    make_store(database, {SID: entries})
+    return store.session_path(database, SID)
+
+
+def test_a_long_session_is_read_in_a_bounded_window(
+    tmp_path: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Head, the plan of the middle, and the tail: never every entry."""
+    monkeypatch.setattr(store, "HEAD_BYTES", 4096)
+    path = _long_session(tmp_path / "openclaw-agent.sqlite", workspace)
     whole = read_transcript(path)
     window = read_transcript(path, max_bytes=16 * 1024)
     assert whole.skipped_bytes == 0 and window.skipped_bytes > 0
@@ -141,6 +142,20 @@ def test_a_long_session_is_read_in_a_bounded_window(
     assert requests[0] == "First request" and requests[-1] == "The last request"
     assert [item.text for item in window.plan] == ["Write the limiter"]
     assert len(window.messages) < len(whole.messages) / 4
+
+
+def test_a_reset_in_the_skipped_middle_still_ends_the_earlier_conversation(
+    tmp_path: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "HEAD_BYTES", 4096)
+    path = _long_session(tmp_path / "openclaw-agent.sqlite", workspace, reset_at=450)
+    window = read_transcript(path, max_bytes=16 * 1024)
+    assert window.skipped_bytes > 0
+    assert "First request" not in window.user_requests() and window.plan == []
+    assert window.user_requests()[-1] == "The last request"
+    assert read_transcript(path).user_requests()[0] == "Working on part 451 of the limiter; " + (
+        "details " * 30
+    )
 
 
 def test_discovery_finds_store_sessions_of_this_workspace_only(

@@ -24,6 +24,7 @@ OpenClaw's archives; workmem reads live sessions only and says so when one is go
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -56,16 +57,22 @@ _REQUIRED = {
     "transcript_events": ("session_id", "seq", "event_json", "event_zstd", "event_utf8_bytes"),
     "session_windows": ("session_id", "session_key", "updated_at", "transcript_updated_at"),
 }
-#: entries in the skipped middle of a long session that are read all the same: those that
-#: changed the plan (the tool names ``window.PLAN_LINE`` knows) and reset boundaries
-_MIDDLE_MARKS = (
+#: entries in the skipped middle of a long session that are read all the same: tool calls
+#: that changed the plan (the tool names ``window.PLAN_LINE`` knows) and reset boundaries
+#: (OpenClaw writes their JSON with ``type`` first); checked by SQLite, tool calls first
+_PLAN_TOOLS = (
     '"TodoWrite"',
     '"TaskCreate"',
     '"TaskUpdate"',
     '"update_plan"',
     '"write_todos"',
     '"todo_write"',
-    '"type":"reset"',
+)
+_RESET_START = '{"type":"reset"'
+_MIDDLE = (
+    "substr(event_json, 1, length(?)) = ? OR (instr(event_json, '\"toolCall\"') > 0 AND ("
+    + " OR ".join("instr(event_json, ?) > 0" for _ in _PLAN_TOOLS)
+    + "))"
 )
 
 
@@ -332,13 +339,12 @@ def _records(
     else:
         head_end = _bound(connection, session_id, size, "ASC", HEAD_BYTES, row[2])
         tail_start = _bound(connection, session_id, size, "DESC", max_bytes, row[3])
-        marks = " OR ".join("instr(event_json, ?) > 0" for _ in _MIDDLE_MARKS)
         queries = [
             (f"{select} WHERE session_id = ? AND seq <= ? ORDER BY seq", (session_id, head_end)),
             (
                 f"{select} WHERE session_id = ? AND seq > ? AND seq < ? "
-                f"AND event_json IS NOT NULL AND ({marks}) ORDER BY seq",
-                (session_id, head_end, tail_start, *_MIDDLE_MARKS),
+                f"AND event_json IS NOT NULL AND ({_MIDDLE}) ORDER BY seq",
+                (session_id, head_end, tail_start, _RESET_START, _RESET_START, *_PLAN_TOOLS),
             ),
             (
                 f"{select} WHERE session_id = ? AND seq >= ? AND seq > ? ORDER BY seq",
@@ -366,15 +372,23 @@ def _bound(
     fallback: int,
 ) -> int:
     """The last ``seq`` of the head (``ASC``) or the first of the tail (``DESC``) whose
-    entries fit in ``budget`` bytes, counted by SQLite without reading the entries."""
-    pick = "max" if order == "ASC" else "min"
-    row = connection.execute(
-        f"SELECT {pick}(seq) FROM (SELECT seq, sum({size}) OVER (ORDER BY seq {order} "
-        "ROWS UNBOUNDED PRECEDING) AS running FROM transcript_events WHERE session_id = ?) "
-        "WHERE running <= ?",
-        (session_id, budget),
-    ).fetchone()
-    return int(row[0]) if row and row[0] is not None else fallback
+    entries fit in ``budget`` bytes (``fallback``, the end itself, when none does). Only the
+    sizes of the entries within the budget are read, never the whole session's."""
+    cursor = connection.execute(
+        f"SELECT seq, {size} FROM transcript_events WHERE session_id = ? ORDER BY seq {order}",
+        (session_id,),
+    )
+    try:
+        bound, running = fallback, 0
+        while batch := cursor.fetchmany(_BATCH):
+            for seq, length in batch:
+                running += int(length)
+                if running > budget:
+                    return bound
+                bound = int(seq)
+        return bound
+    finally:
+        cursor.close()
 
 
 def _entries(cursor: sqlite3.Cursor) -> Iterator[tuple[dict[str, Any] | None, int]]:
@@ -416,9 +430,11 @@ def _decompressed(packed: Any, length: Any) -> bytes | None:
     return data if len(data) == length else None
 
 
+@functools.cache
 def _zstd_decompressor() -> Any:
     """The zstd decompressor class: Python 3.14's ``compression.zstd``, or its backport
-    (a dependency on older Pythons); None when neither is installed."""
+    (a dependency on older Pythons); None when neither is installed. Looked up once: a
+    failed import is not cached by Python, and a session has thousands of such entries."""
     try:
         from compression.zstd import ZstdDecompressor  # type: ignore[import-not-found]
     except ImportError:
