@@ -13,7 +13,7 @@ import pytest
 
 from workmem.errors import FormatError, NotFoundError
 from workmem.transcripts import openclaw_store as store
-from workmem.transcripts.discover import find_transcripts, resolve_transcript
+from workmem.transcripts.discover import current_transcript, find_transcripts, resolve_transcript
 from workmem.transcripts.jsonl import parse_lines
 from workmem.transcripts.openclaw import parse
 from workmem.transcripts.read import read_transcript
@@ -159,7 +159,7 @@ def test_a_reset_in_the_skipped_middle_still_ends_the_earlier_conversation(
 
 
 def test_discovery_finds_store_sessions_of_this_workspace_only(
-    tmp_path: Path, workspace: Path
+    tmp_path: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     home = tmp_path / "home"
     elsewhere = tmp_path / "other-project"
@@ -173,6 +173,13 @@ def test_discovery_finds_store_sessions_of_this_workspace_only(
     assert refs[0].size > 0 and refs[0].modified > 1.7e9
     assert resolve_transcript(SID[:8], workspace, "openclaw", home) == refs[0].path
     assert find_transcripts(workspace, None, home)[0].path == refs[0].path
+    # $WORKMEM_TRANSCRIPT may name a store session as it names a file
+    monkeypatch.setenv("WORKMEM_TRANSCRIPT", str(refs[0].path))
+    named = current_transcript(workspace, None, home)
+    assert named is not None and (named.platform, named.path) == ("openclaw", refs[0].path)
+    monkeypatch.setenv("WORKMEM_TRANSCRIPT", str(store.session_path(tmp_path / "no.sqlite", SID)))
+    with pytest.raises(NotFoundError):
+        current_transcript(workspace, None, home)
     # a database discovery cannot read is passed over, not an error
     database_path(home, "broken").parent.mkdir(parents=True)
     database_path(home, "broken").write_bytes(b"not a database at all" * 100)

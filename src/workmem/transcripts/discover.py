@@ -81,9 +81,11 @@ def _first_record(path: Path) -> dict[str, object]:
 
 def _ref(platform: str, path: Path, session_id: str | None = None) -> TranscriptRef | None:
     from .model import TranscriptRef  # only once a transcript is found
+    from .openclaw_store import split_session_path
 
+    store = split_session_path(path)  # a session in OpenClaw's database: the database's
     try:
-        stat = path.stat()
+        stat = (store[0] if store and not path.exists() else path).stat()
     except OSError:
         return None
     return TranscriptRef(platform, path, session_id or path.stem, stat.st_mtime, stat.st_size)

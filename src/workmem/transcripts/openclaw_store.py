@@ -297,9 +297,7 @@ def read_store_transcript(path: Path, *, max_bytes: int | None = None) -> Transc
         connection.execute("BEGIN")  # one snapshot: the Gateway may append meanwhile
         records, total, read = _records(connection, database, session_id, max_bytes)
         connection.execute("COMMIT")
-    except FormatError:
-        raise
-    except NotFoundError:
+    except (FormatError, NotFoundError):
         raise
     except Exception as exc:
         raise _failure(exc, database) from None
