@@ -4,15 +4,13 @@ hook bridge forwards, and ``/new`` saves it from there (the events as the bridge
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.continuity.test_save_and_resume import hook
 from tests.transcripts.openclaw_db import conversation, database_path, make_store
-from workmem.cli import main
 from workmem.hooks.io import parse_input
 from workmem.transcripts.openclaw_store import session_path
 
@@ -25,9 +23,7 @@ def _hook(
     event: str,
     payload: dict[str, str],
 ) -> str:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
-    assert main(["hook", event, "--platform", "openclaw"]) == 0
-    return capsys.readouterr().out
+    return hook(monkeypatch, capsys, event, payload, "openclaw")
 
 
 @pytest.fixture
