@@ -49,6 +49,7 @@ bench: install
 	$(BIN)/python bench/hooks.py
 	$(BIN)/python bench/journal.py
 	$(BIN)/python bench/transcripts.py
+	$(BIN)/python bench/openclaw_store.py
 	$(BIN)/python bench/search_scale.py --embedder none
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/transcript_size.py --huge-mb 100

@@ -145,7 +145,8 @@ class FakeModel:
 
 def _is_reminder(text: str) -> bool:
     stripped = text.strip()
-    return stripped.startswith("<system-reminder>") or stripped.startswith("<")
+    # OpenClaw sends its runtime context as a user message of its own after the prompt
+    return stripped.startswith("<") or "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>" in stripped
 
 
 def _is_generation(path: str) -> bool:

@@ -300,6 +300,14 @@ def test_openclaw_handler_contract(tmp_path: Path) -> None:
                 previousSessionEntry: {{ sessionId: "s-1", sessionFile: "/state/s-1.jsonl" }},
                 sessionEntry: {{ sessionId: "s-2" }} }}, messages: [] }};
             await handler(reset);
+            // 2026.9: no session file; the store is named by storePath (a legacy selector)
+            const reset9 = {{ type: "command", action: "reset", sessionKey: key,
+              context: {{ cfg, agentId: "main", workspaceDir: "/ws", commandSource: "gateway:agent",
+                storePath: "/state/agents/main/sessions/sessions.json",
+                previousSessionEntry: {{ sessionId: "s-1" }},
+                sessionEntry: {{ sessionId: "s-1" }} }},
+              messages: [] }};
+            await handler(reset9);
             clearInterval(timer);
             console.log(JSON.stringify({{ files: boot.context.bootstrapFiles,
                                           ticksDuringSave: ticks - before }}));
@@ -326,9 +334,10 @@ def test_openclaw_handler_contract(tmp_path: Path) -> None:
         "agent:bootstrap",
         "session:compact:before",
         "command:new",
+        "command:reset",
     ]
     assert "SECRET-TOKEN" not in calls.read_text() and "cfg" not in calls.read_text()
-    boot, compact, reset = (c["input"] for c in seen)
+    boot, compact, reset, reset9 = (c["input"] for c in seen)
     assert boot == {
         "sessionId": "s-1",
         "sessionKey": "agent:main:main",
@@ -340,3 +349,6 @@ def test_openclaw_handler_contract(tmp_path: Path) -> None:
     assert compact["sessionId"] == "s-1" and compact["messageCount"] == 40
     # /new: the replaced session, as bootstrap registered it
     assert reset["sessionId"] == "s-1" and reset["sessionFile"] == "/state/s-1.jsonl"
+    # 2026.9's reset: the store path goes along, so workmem finds the session in SQLite
+    assert reset9["sessionId"] == "s-1" and "sessionFile" not in reset9
+    assert reset9["storePath"] == "/state/agents/main/sessions/sessions.json"

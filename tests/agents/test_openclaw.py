@@ -3,29 +3,36 @@ custom provider, workmem's hook folder enabled with OpenClaw's own ``openclaw ho
 enable``, an agent turn and the next one.
 
 Internal hooks run only inside the Gateway (``openclaw agent --local`` loads none), so the
-test starts one (bounded, stopped at the end). What OpenClaw 2026.9 does not give a test
-here: ``message:received`` fires only for messages from a chat channel, ``/compact`` is not
-accepted from ``openclaw agent``, ``/new`` from it keeps the same session id, and sessions
-live in OpenClaw's SQLite state, not in JSONL files, so workmem finds no transcript to save
-from (see the README).
+test starts one (bounded, stopped at the end). OpenClaw 2026.9 keeps sessions in the agent's
+SQLite database, not in JSONL files: ``/new`` fires ``command:new`` before OpenClaw writes
+its reset boundary, and workmem saves the conversation from that database. What 2026.9 does
+not give a test here: ``message:received`` fires only for messages from a chat channel,
+``/compact`` is not accepted from ``openclaw agent``, and ``/new`` from it keeps the same
+session id (a ``reset`` entry starts the next conversation inside it).
 """
 
 from __future__ import annotations
 
 import json
 import socket
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import Sandbox, board_rows, client
+from .conftest import Sandbox, board_rows, client, read_json, wait_for
 from .fake_model import Scenario, Step, serve
 
 pytestmark = pytest.mark.slow
 
 GATEWAY_START_SECONDS = 120
+#: over OpenClaw's 1 KiB threshold and repetitive: stored as a zstd-compressed entry
+SPEC = "\n".join(
+    f"- rule {n}: the bucket refills at a steady rate and never holds more than its capacity"
+    for n in range(30)
+)
 
 
 def _free_port() -> int:
@@ -95,6 +102,7 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
             ],
         ),
         Scenario("[[again]]", [Step("text", text="Hello again.")]),
+        Scenario("[[next]]", [Step("text", text="On to the next task.")]),
     ]
     with serve(scenarios, lifetime=900) as (url, model):
         config = _configure(sandbox, url, port)
@@ -129,7 +137,7 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
                     assert gateway.poll() is None, "the OpenClaw Gateway exited"
                     time.sleep(1)
 
-            _agent(sandbox, openclaw, "[[build]] Write a token-bucket rate limiter")
+            _agent(sandbox, openclaw, f"[[build]] Write a token-bucket rate limiter\n{SPEC}")
             rows = board_rows(sandbox.project)
             assert len(rows) == 1, f"agent:bootstrap did not register\n{sandbox.hook_log()}"
             (first,) = rows
@@ -146,6 +154,30 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
             assert _workmem_context(later[-1].text).startswith(
                 f"Your Memory Session ID is: {first}"
             )
+
+            # /new ends the conversation: command:new saves it from OpenClaw's database.
+            database = sandbox.home / ".openclaw" / "agents" / "main" / "agent"
+            database /= "openclaw-agent.sqlite"
+            assert not list((sandbox.home / ".openclaw").rglob("*.jsonl")), "JSONL is back"
+            assert _compressed_entries(database) > 0, "no zstd entry to read: SPEC too short?"
+            _agent(sandbox, openclaw, "/new")
+            memory = sandbox.project / "memory"
+            wait_for(
+                lambda: (
+                    (memory / ".workmem" / "last-save.json").is_file()
+                    and (memory / "resumption.md").is_file()
+                ),
+                what=f"the save at /new\n{sandbox.hook_log()}",
+            )
+            # The next conversation (the same OpenClaw session id) is a new memory session.
+            _agent(sandbox, openclaw, "[[next]] now the docs")
+            rows = board_rows(sandbox.project)
+            assert len(rows) == 2 and first in rows, rows
+            (second,) = set(rows) - {first}
+            latest = [r for r in model.model_requests() if "[[next]]" in r.text]
+            assert _workmem_context(latest[-1].text).startswith(
+                f"Your Memory Session ID is: {second}"
+            )
         finally:
             gateway.terminate()
             try:
@@ -155,9 +187,29 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
                 gateway.wait(timeout=10)
             log.close()
     assert sandbox.hook_log() == "", sandbox.hook_log()
-    jsonl = list((sandbox.home / ".openclaw").rglob("*.jsonl"))
-    if not jsonl:
-        pytest.xfail(
-            "OpenClaw 2026.9 keeps sessions in its SQLite state and writes no JSONL "
-            "transcript, which is what workmem reads: nothing to save at /new"
-        )
+    saved = read_json(memory / ".workmem" / "last-save.json")
+    assert isinstance(saved, dict)
+    assert saved["reason"] == "session-end" and saved["session_id"] == first
+    assert str(saved["transcript"]).startswith(f"{database}/"), saved["transcript"]
+    assert not saved["failed"], saved["failed"]
+    assert {"notes", "snapshot", "relay", "journal"} <= set(saved["done"]), saved
+    # What was saved came from the SQLite transcript: the request (its long, compressed
+    # form) and the file the scripted write made.
+    assert (sandbox.project / "ratelimit.py").is_file(), "the scripted write was not made"
+    snapshot = (memory / "sessions" / f"{first}.md").read_text(encoding="utf-8")
+    assert "token-bucket rate limiter" in snapshot and "ratelimit.py" in snapshot, snapshot
+    daily = [p.read_text(encoding="utf-8") for p in memory.glob("20??-??-??.md")]
+    assert any(first in text for text in daily), daily
+    assert first in (memory / "resumption.md").read_text(encoding="utf-8")
+
+
+def _compressed_entries(database: Path) -> int:
+    """Transcript entries OpenClaw stored zstd-compressed (read-only, as workmem reads)."""
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+    try:
+        row = connection.execute(
+            "SELECT count(*) FROM transcript_events WHERE event_zstd IS NOT NULL"
+        ).fetchone()
+    finally:
+        connection.close()
+    return int(row[0])

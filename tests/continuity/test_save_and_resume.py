@@ -34,9 +34,10 @@ def hook(
     capsys: pytest.CaptureFixture[str],
     event: str,
     payload: dict[str, str],
+    platform: str = "claude-code",
 ) -> str:
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
-    assert main(["hook", event, "--platform", "claude-code"]) == 0
+    assert main(["hook", event, "--platform", platform]) == 0
     return capsys.readouterr().out
 
 

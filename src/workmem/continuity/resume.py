@@ -108,7 +108,11 @@ def _read_sources(
     from ..files.sections import Document
 
     found = Sources()
-    if transcript is not None and transcript.is_file() and _affordable(transcript):
+    from ..transcripts.openclaw_store import is_store_session
+
+    if transcript is not None and (
+        is_store_session(transcript) or (transcript.is_file() and _affordable(transcript))
+    ):  # a session in OpenClaw's database is read in a bounded window of its entries
         try:
             from ..transcripts.facts import extract_facts
             from ..transcripts.read import read_transcript

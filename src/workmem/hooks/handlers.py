@@ -46,8 +46,10 @@ class HookRun:
 
     @property
     def transcript(self) -> Path | None:
+        from ..transcripts.openclaw_store import transcript_exists
+
         path = self.inp.transcript
-        return path if path is not None and path.is_file() else None
+        return path if path is not None and transcript_exists(path) else None
 
 
 def memory_session(run: HookRun, *, register: bool) -> str | None:

@@ -64,23 +64,24 @@ def _entry_field(data: dict[str, Any], key: str) -> Any:
 
 
 def _openclaw_transcript(data: dict[str, Any], session: Any) -> Path | None:
-    """Where OpenClaw keeps a session's JSONL when the event names only its agent and id
-    (``<state dir>/agents/<agentId>/sessions/<sessionId>.jsonl``)."""
-    import os
+    """Where OpenClaw keeps a session's transcript when the event names only its agent and
+    id: from 2026.9 a session inside the agent's SQLite database (``transcripts.
+    openclaw_store``, found from the event's ``storePath`` or the agent's id), before that
+    ``<state dir>/agents/<agentId>/sessions/<sessionId>.jsonl``."""
+    from ..transcripts import openclaw_store as store
 
-    agent = data.get("agentId")
-    if not isinstance(agent, str) or not isinstance(session, str):
-        return None
-    if (
-        "/" in agent
-        or "\\" in agent
-        or "/" in session
-        or "\\" in session
-        or ".." in agent + session
-    ):
+    if not isinstance(session, str) or not store.valid_id(session):
         return None  # an id never names a folder; anything else is refused
-    state = os.environ.get("OPENCLAW_STATE_DIR") or str(Path.home() / ".openclaw")
-    return Path(state).expanduser() / "agents" / agent / "sessions" / f"{session}.jsonl"
+    agent = data.get("agentId")
+    where = data.get("storePath")
+    database = store.database_from_store_path(where) if isinstance(where, str) else None
+    if database is None and isinstance(agent, str):
+        database = store.database_for(agent)
+    if database is not None and database.is_file():
+        return store.session_path(database, session)
+    if not isinstance(agent, str) or not store.valid_id(agent):
+        return None
+    return store.state_dir() / "agents" / agent / "sessions" / f"{session}.jsonl"
 
 
 def parse_input(text: str, platform: str, event: str) -> HookInput:
@@ -104,6 +105,10 @@ def parse_input(text: str, platform: str, event: str) -> HookInput:
     transcript = _first(merged, "transcript_path", "transcriptPath", "sessionFile")
     if transcript is None:
         transcript = _entry_field(merged, "sessionFile")
+    if platform == "openclaw" and isinstance(transcript, str) and transcript.startswith("sqlite:"):
+        from ..transcripts.openclaw_store import session_from_marker
+
+        transcript = session_from_marker(transcript)  # 2026.9's stand-in for a session file
     if transcript is None and platform == "openclaw":
         transcript = _openclaw_transcript(merged, session)
     cwd = _first(merged, "cwd", "workspaceDir", "workspace_dir")

@@ -77,4 +77,11 @@ def on_session_end(run: HookRun) -> Reply:
     from ..continuity.save import SESSION_END_PARTS
 
     # The session is over: nobody reads a notice now (failures are in the hook log).
-    return _save(run, SESSION_END_PARTS, register=False, tell=False)
+    reply = _save(run, SESSION_END_PARTS, register=False, tell=False)
+    if run.inp.platform == "openclaw":
+        # /new and /reset: OpenClaw 2026.9 goes on under the same session id, but the next
+        # conversation is a new memory session, registered at its bootstrap.
+        from .session_map import forget
+
+        forget(run.store, run.inp.platform, run.inp.session_id)
+    return reply

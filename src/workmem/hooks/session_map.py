@@ -94,3 +94,25 @@ def remember(
     return MappedSession(
         memory_session_id, str(transcript) if transcript else None, platform, platform_session_id
     )
+
+
+def forget(store: Store, platform: str, platform_session_id: str | None) -> None:
+    """Drop a platform session's pair, so that its next start registers a new memory session
+    (OpenClaw 2026.9's ``/new`` starts the next conversation under the same session id)."""
+    if not platform_session_id:
+        return
+    key = _key(platform, platform_session_id)
+    current = store.read_text(_path(store))
+    if key not in _load(current[0] if current else None):
+        return
+
+    def change(text: str | None) -> str:
+        data = _load(text)
+        data.pop(key, None)
+        return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+    def verify(text: str) -> None:
+        if key in _load(text):
+            raise WriteError("the platform session map still holds the ended session")
+
+    store.update(_path(store), change, verify=verify)

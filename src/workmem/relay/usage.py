@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from ..transcripts.model import Transcript
 
 DEFAULT_WINDOW = 200_000
+#: bytes of a session's last entries read from OpenClaw's database for its usage
+STORE_TAIL_BYTES = 1024 * 1024
 ONE_MILLION = 1_000_000
 
 # (prefix of the model name, window); the first match wins, so longer prefixes go first
@@ -116,10 +118,15 @@ def context_usage(
     With ``store`` the transcript is read incrementally (only the lines added since the
     last call, offsets kept in the workspace's state folder): the form hooks use.
     """
-    if store is None:
+    from ..transcripts.openclaw_store import is_store_session
+
+    if store is None or is_store_session(Path(transcript)):
+        # A session in OpenClaw's database has no byte offsets to resume from: its last
+        # entries are read instead (the latest usage is at the end).
         from ..transcripts.read import read_transcript
 
-        return usage_of(read_transcript(Path(transcript), platform), window)
+        tail = None if store is None else STORE_TAIL_BYTES
+        return usage_of(read_transcript(Path(transcript), platform, max_bytes=tail), window)
     from ..transcripts.incremental import TranscriptTail
 
     summary = TranscriptTail(store).update(Path(transcript), platform).summary

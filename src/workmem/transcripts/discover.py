@@ -4,7 +4,10 @@
 - codex: ``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``, by ``session_meta.cwd``;
 - gemini: ``~/.gemini/tmp/<sha256(cwd) or name>/chats/session-*``, by hash or ``.project_root``;
 - cursor: ``~/.cursor/projects/<cwd as dashes>/agent-transcripts/``, by folder;
-- openclaw: ``~/.openclaw/agents/<agent>/sessions/*.jsonl``, by the header's ``cwd``.
+- openclaw: ``~/.openclaw/agents/<agent>/sessions/*.jsonl``, by the header's ``cwd``; from
+  2026.9 the sessions in ``~/.openclaw/agents/<agent>/agent/openclaw-agent.sqlite``, by the
+  same header (a session's path is the database's followed by its id, see
+  ``openclaw_store.py``).
 
 ``home`` is a parameter (tests and other users' folders); by default ``$HOME``. The
 environment overrides the agents themselves honour (``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``,
@@ -78,9 +81,11 @@ def _first_record(path: Path) -> dict[str, object]:
 
 def _ref(platform: str, path: Path, session_id: str | None = None) -> TranscriptRef | None:
     from .model import TranscriptRef  # only once a transcript is found
+    from .openclaw_store import split_session_path
 
+    store = split_session_path(path)  # a session in OpenClaw's database: the database's
     try:
-        stat = path.stat()
+        stat = (store[0] if store and not path.exists() else path).stat()
     except OSError:
         return None
     return TranscriptRef(platform, path, session_id or path.stem, stat.st_mtime, stat.st_size)
@@ -199,6 +204,32 @@ def _openclaw(workspace: Path, home: Path | None) -> Iterator[TranscriptRef]:
             ref = _ref("openclaw", path, session_id if isinstance(session_id, str) else None)
             if ref:
                 yield ref
+    yield from _openclaw_store(agents, workspace)
+
+
+def _openclaw_store(agents: Path, workspace: Path) -> Iterator[TranscriptRef]:
+    """OpenClaw 2026.9+: the sessions in each agent's SQLite database, by their header's
+    ``cwd``. A database that cannot be read (locked, corrupt, another schema) is passed
+    over: finding transcripts never fails for one of them."""
+    from .openclaw_store import DATABASE_NAME
+
+    databases = [p for p in agents.glob(f"*/agent/{DATABASE_NAME}") if p.is_file()]
+    if not databases:
+        return
+    from ..errors import WorkmemError
+    from .model import TranscriptRef
+    from .openclaw_store import list_sessions
+
+    for database in databases:
+        try:
+            sessions = list_sessions(database)
+        except WorkmemError:
+            continue
+        for session in sessions:
+            if _inside(session.cwd, workspace):
+                yield TranscriptRef(
+                    "openclaw", session.path, session.session_id, session.modified, session.size
+                )
 
 
 _FINDERS = {
@@ -259,8 +290,10 @@ def resolve_transcript(
     home: Path | None = None,
 ) -> Path:
     """A transcript file from its path, or from a platform session id (or a unique prefix)."""
+    from .openclaw_store import transcript_exists
+
     candidate = Path(key).expanduser()
-    if candidate.is_file():
+    if transcript_exists(candidate):
         return candidate
     if not key or "/" in key or "\\" in key or key.startswith(".") or "\0" in key:
         raise UsageError(f"{key!r} is neither a transcript file nor a session id")
@@ -284,8 +317,10 @@ def current_transcript(
     """The transcript of the session running now: ``$WORKMEM_TRANSCRIPT``, else the newest."""
     named = os.environ.get(TRANSCRIPT_ENV)
     if named:
+        from .openclaw_store import transcript_exists
+
         path = Path(named)
-        if not path.is_file():
+        if not transcript_exists(path):
             raise NotFoundError(f"${TRANSCRIPT_ENV} names {named}, which does not exist")
         from .naming import platform_from_path
 

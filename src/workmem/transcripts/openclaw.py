@@ -4,6 +4,11 @@ A ``session`` header, then entries linked into a tree by ``id``/``parentId`` (th
 rewind semantics as Claude Code, handled by ``tree.py``). Messages carry roles ``user``,
 ``assistant`` (with ``usage``), ``toolResult`` and ``bashExecution``; ``compaction``
 entries keep the summary and the token count before it.
+
+OpenClaw 2026.9 keeps the same entries in its SQLite database (``openclaw_store.py``) and
+adds two: ``reset``, written when ``/new`` or ``/reset`` starts a new conversation inside the
+same session id (what came before it is an earlier conversation, saved at that reset, and
+is left out here), and ``leaf``, which moves the live end of the tree to ``targetId``.
 """
 
 from __future__ import annotations
@@ -31,8 +36,12 @@ _KNOWN = frozenset(
         "custom_message",
         "label",
         "session_info",
+        "reset",
+        "leaf",
     }
 )
+#: entries of a conversation's content: those before the last reset belong to an earlier one
+_CONTENT = frozenset({"message", "custom_message", "compaction", "branch_summary"})
 
 
 def _usage(raw: Any) -> Usage | None:
@@ -122,12 +131,17 @@ def parse(records: Records, path: Path) -> Transcript:
     parents: list[str | None] = []
     leaf: int | None = None
     for index, entry in enumerate(items):
-        uid = string_or_none(entry.get("id")) if entry.get("type") != "session" else None
+        kind = entry.get("type")
+        uid = string_or_none(entry.get("id")) if kind != "session" else None
         ids.append(uid)
-        parents.append(string_or_none(entry.get("parentId")))
-        if entry.get("type") == "message" and uid is not None:
+        # A leaf entry hangs under its target: the path to it is the live one, and what
+        # grew from the target before it is abandoned (entries after it continue from it).
+        parents.append(string_or_none(entry.get("targetId" if kind == "leaf" else "parentId")))
+        if kind in ("message", "leaf") and uid is not None:
             leaf = index
     dropped = rewound_records(ids, parents, leaf)
+    resets = [i for i, e in enumerate(items) if e.get("type") == "reset" and i not in dropped]
+    begins = resets[-1] if resets else -1
     t.dropped_records = len(dropped)
     calls: dict[str, ToolCall] = {}
     for index, entry in enumerate(items):
@@ -136,6 +150,9 @@ def parse(records: Records, path: Path) -> Transcript:
             t.unknown_records += 1
             continue
         if index in dropped:
+            continue
+        if index < begins and kind in _CONTENT:
+            t.dropped_records += 1
             continue
         if kind == "session":
             t.session_id = string_or_none(entry.get("id"))

@@ -2,6 +2,8 @@
 
 The platform is named by the caller, or told by where the file lives (``~/.claude``,
 ``~/.codex``…), or by the shape of its first records, in that order (``naming.py``).
+A path that names a session inside OpenClaw's SQLite database (``openclaw_store.py``) is
+read from there.
 """
 
 from __future__ import annotations
@@ -84,6 +86,11 @@ def read_transcript(
 
 def _read(path: Path, platform: str | None, max_bytes: int | None) -> Transcript:
     chosen = normalize_platform(platform) or platform_from_path(path)
+    if chosen in (None, "openclaw") and not path.exists():
+        from .openclaw_store import is_store_session, read_store_transcript
+
+        if is_store_session(path):  # OpenClaw 2026.9+: a session inside its database
+            return read_store_transcript(path, max_bytes=max_bytes)
     whole_document = path.suffix == ".json" and chosen in (None, "gemini")
     skipped = 0
     if max_bytes is not None and not whole_document:
