@@ -169,3 +169,64 @@ def test_transcripts_are_searched_by_their_words_never_embedded(ws: Workspace, h
     con.close()
     assert embedded == [("daily", 1)]
     assert search(ws, "flamingo importer")[0].kind == "transcript"
+
+
+def test_an_openclaw_session_in_its_database_is_indexed_and_refreshed_on_its_own_writes(
+    ws: Workspace, home: Path
+) -> None:
+    """OpenClaw 2026.9 keeps sessions in SQLite: reindex and the session-end hook index them
+    like files, and a write to another session of the same database changes nothing here."""
+    import sqlite3
+
+    from workmem.retrieval.search import index_transcript
+    from workmem.transcripts.openclaw_store import session_path
+
+    from ..transcripts.openclaw_db import append, conversation, database_path, make_store, message
+
+    assert search(ws, "exporter")  # the index exists before the sessions are written
+    database = make_store(
+        database_path(home),
+        {
+            "s-heron": conversation("s-heron", ws.root, f"Fix the heron exporter, key {SECRET}"),
+            "s-other": conversation("s-other", home / "elsewhere", "Unrelated kingfisher work"),
+        },
+    )
+    assert reindex(ws).files_changed == 1  # the session started in this folder only
+    hits = search(ws, "heron exporter", k=5, kinds=["transcript"])
+    assert hits and hits[0].path == str(session_path(database, "s-heron"))
+    assert hits[0].session_id == "s-heron" and hits[0].title == "user (openclaw)"
+    assert SECRET not in " ".join(h.text for h in hits)
+    assert search(ws, "kingfisher", kinds=["transcript"]) == []
+
+    # Another session's write moves the database's own time and size, not this session's.
+    connection = sqlite3.connect(database)
+    append(connection, "s-other", [message("u9", "a2", "user", "more kingfisher")])
+    connection.commit()
+    assert reindex(ws).files_changed == 0
+
+    # The session-end hook indexes the session it names, new words included.
+    append(connection, "s-heron", [message("u9", "a2", "user", "and the egret importer")])
+    connection.execute(
+        "UPDATE session_windows SET transcript_updated_at = transcript_updated_at + 5000 "
+        "WHERE session_id = 's-heron'"
+    )
+    connection.commit()
+    connection.close()
+    assert index_transcript(ws, session_path(database, "s-heron")).files_changed == 1
+    assert search(ws, "egret importer", kinds=["transcript"])
+
+
+def test_an_unreadable_openclaw_database_is_passed_over(ws: Workspace, home: Path) -> None:
+    from workmem.errors import NotFoundError
+    from workmem.retrieval.search import index_transcript
+    from workmem.transcripts.openclaw_store import session_path
+
+    from ..transcripts.openclaw_db import database_path
+
+    database = database_path(home)
+    database.parent.mkdir(parents=True)
+    database.write_bytes(b"not a database at all" * 100)
+    assert reindex(ws).problems == {}  # the memory files are indexed as ever
+    assert [h.kind for h in search(ws, "exporter")] == ["daily"]
+    with pytest.raises(NotFoundError, match="no transcript"):
+        index_transcript(ws, session_path(database, "s-heron"))

@@ -262,7 +262,12 @@ class SearchIndex:
     ) -> bool:
         """(Re-)chunk one file; False when its bytes had not changed after all."""
         file = stat.file
-        data = read_bytes(file.path)
+        if file.kind == kinds.TRANSCRIPT:
+            from .transcript_source import transcript_bytes
+
+            data = transcript_bytes(stat)
+        else:
+            data = read_bytes(file.path)
         if data is None:  # vanished between the walk and now
             report.chunks_removed += self._drop(con, file.rel)
             con.execute("DELETE FROM files WHERE path=?", (file.rel,))

@@ -14,7 +14,9 @@ them: ``workmem reindex`` (and a rebuild) discovers them, indexes new and change
 drops those that are gone, and the session-end hook indexes the transcript of the session
 that ended. Otherwise search shows them as they were when last indexed.
 The location of a hit is the transcript's own path; its "lines" are the message's
-position in the conversation (message 1 is the first).
+position in the conversation (message 1 is the first). A session kept in OpenClaw's
+database is located as ``<database>/<session id>`` and counts as changed when its own last
+write or size does, not when another session of the same database is written.
 """
 
 from __future__ import annotations
@@ -29,20 +31,69 @@ from .chunker import MAX_CHUNK_CHARS, Chunk
 def transcript_stats(workspace: Workspace) -> list[kinds.FileStat]:
     """The workspace's transcripts on this machine, keyed by their absolute path."""
     from ..transcripts.discover import find_transcripts
+    from ..transcripts.openclaw_store import is_store_session
 
-    found = (transcript_stat(ref.path, ref.session_id) for ref in find_transcripts(workspace.root))
+    found: list[kinds.FileStat | None] = []
+    for ref in find_transcripts(workspace.root):
+        if is_store_session(ref.path):  # discovery has read its time and size already
+            found.append(_as_stat(ref.path, ref.session_id, int(ref.modified * 1e9), ref.size))
+        else:
+            found.append(transcript_stat(ref.path, ref.session_id))
     return [stat for stat in found if stat is not None]
 
 
 def transcript_stat(path: Path, session_id: str | None = None) -> kinds.FileStat | None:
-    """One transcript as the index sees it (the session-end hook names its own)."""
+    """One transcript as the index sees it (the session-end hook names its own).
+
+    A session in OpenClaw's database (``…/openclaw-agent.sqlite/<id>``) is no file: its
+    time and size are the session's own last write and transcript size, so another
+    session's write to the same database does not make this one look changed.
+    """
+    from ..transcripts.openclaw_store import is_store_session
+
+    if is_store_session(path):
+        return _store_stat(path, session_id)
     try:
         stat = path.stat()
     except OSError:
         return None
+    return _as_stat(path, session_id, stat.st_mtime_ns, stat.st_size)
+
+
+def _store_stat(path: Path, session_id: str | None) -> kinds.FileStat | None:
+    from ..errors import WorkmemError
+    from ..transcripts.openclaw_store import list_sessions, split_session_path
+
+    database, wanted = split_session_path(path) or (path.parent, path.name)
+    try:
+        sessions = list_sessions(database)
+    except WorkmemError:
+        return None  # locked, corrupt or of another schema: indexed at the next reindex
+    for session in sessions:
+        if session.session_id == wanted:
+            return _as_stat(path, session_id or wanted, int(session.modified * 1e9), session.size)
+    return None
+
+
+def _as_stat(path: Path, session_id: str | None, mtime_ns: int, size: int) -> kinds.FileStat:
     where = str(path.resolve())
     file = kinds.MemoryFile(where, kinds.TRANSCRIPT, None, session_id, where)
-    return kinds.FileStat(file, stat.st_mtime_ns, stat.st_size)
+    return kinds.FileStat(file, mtime_ns, size)
+
+
+def transcript_bytes(stat: kinds.FileStat) -> bytes | None:
+    """What the index hashes to tell whether a transcript changed; None when it is gone.
+
+    A file's bytes; for a session in OpenClaw's database, its last write time and size,
+    which is what the database keeps of it without reading the whole transcript.
+    """
+    from ..files.store import read_bytes
+    from ..transcripts.openclaw_store import is_store_session
+
+    path = Path(stat.file.path)
+    if is_store_session(path):
+        return f"openclaw session {stat.mtime_ns} {stat.size}".encode()
+    return read_bytes(path)
 
 
 def chunk_transcript(file: kinds.MemoryFile) -> list[Chunk]:
