@@ -97,6 +97,26 @@ def test_a_reset_starts_a_new_conversation_in_the_same_session(
     assert transcript.unknown_records == 0 and transcript.dropped_records == 4
 
 
+def test_a_reset_with_nothing_after_it_leaves_the_conversation_it_ended_readable(
+    tmp_path: Path, workspace: Path
+) -> None:
+    """The save at /new runs in the background and can read the database after OpenClaw
+    wrote the reset: it must still find the conversation that /new ended, not nothing."""
+    entries = conversation(SID, workspace, "Write a token-bucket rate limiter")
+    entries.append({"type": "reset", "id": "r1", "parentId": "a2", "reason": "new"})
+    database = make_store(tmp_path / "openclaw-agent.sqlite", {SID: entries})
+    transcript = read_transcript(store.session_path(database, SID))
+    assert transcript.user_requests() == ["Write a token-bucket rate limiter"]
+    assert any(m.tool_calls for m in transcript.messages)
+    # A second /new straight after the first: still the last conversation with words in it.
+    connection = sqlite3.connect(database)
+    append(connection, SID, [{"type": "reset", "id": "r2", "parentId": "r1", "reason": "new"}])
+    connection.commit()
+    connection.close()
+    again = read_transcript(store.session_path(database, SID))
+    assert again.user_requests() == ["Write a token-bucket rate limiter"]
+
+
 def test_a_leaf_entry_moves_the_live_end_back(tmp_path: Path, workspace: Path) -> None:
     entries = conversation(SID, workspace)
     entries.append({"type": "leaf", "id": "l1", "parentId": "a2", "targetId": "u1"})

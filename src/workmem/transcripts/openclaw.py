@@ -121,6 +121,25 @@ def _message(entry: dict[str, Any]) -> Message | None:
     )
 
 
+def _conversation_start(items: list[dict[str, Any]], dropped: set[int]) -> int:
+    """The index of the reset that starts the conversation to read; -1 for the whole.
+
+    That is the last reset with a message after it. A reset with none after it yet is
+    the ``/new`` that just ended the latest conversation: the session-end save runs in
+    the background and may read the database after OpenClaw has written that reset, and
+    must still find the conversation it is saving.
+    """
+    last_message = -1
+    for index, entry in enumerate(items):
+        if entry.get("type") == "message" and index not in dropped:
+            last_message = index
+    begins = -1
+    for index, entry in enumerate(items[: max(last_message, 0)]):
+        if entry.get("type") == "reset" and index not in dropped:
+            begins = index
+    return begins
+
+
 def parse(records: Records, path: Path) -> Transcript:
     from .plans import PlanBook
 
@@ -140,8 +159,7 @@ def parse(records: Records, path: Path) -> Transcript:
         if kind in ("message", "leaf") and uid is not None:
             leaf = index
     dropped = rewound_records(ids, parents, leaf)
-    resets = [i for i, e in enumerate(items) if e.get("type") == "reset" and i not in dropped]
-    begins = resets[-1] if resets else -1
+    begins = _conversation_start(items, dropped)
     t.dropped_records = len(dropped)
     calls: dict[str, ToolCall] = {}
     for index, entry in enumerate(items):
