@@ -103,7 +103,7 @@ def main() -> None:
     parser.add_argument("--huge-mb", type=float, default=300)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    from workmem.transcripts.openclaw_store import session_path
+    from workmem.transcripts.openclaw_paths import session_path
 
     with tempfile.TemporaryDirectory() as folder:
         for megabytes in (args.small_mb, args.huge_mb):

@@ -12,7 +12,7 @@ import pytest
 from tests.continuity.test_save_and_resume import hook
 from tests.transcripts.openclaw_db import conversation, database_path, make_store
 from workmem.hooks.io import parse_input
-from workmem.transcripts.openclaw_store import session_path
+from workmem.transcripts.openclaw_paths import session_path
 
 SID = "c9786912-1ad5-457f-b704-363ed234d176"
 

@@ -179,7 +179,7 @@ def test_an_openclaw_session_in_its_database_is_indexed_and_refreshed_on_its_own
     import sqlite3
 
     from workmem.retrieval.search import index_transcript
-    from workmem.transcripts.openclaw_store import session_path
+    from workmem.transcripts.openclaw_paths import session_path
 
     from ..transcripts.openclaw_db import append, conversation, database_path, make_store, message
 
@@ -219,7 +219,7 @@ def test_an_openclaw_session_in_its_database_is_indexed_and_refreshed_on_its_own
 def test_an_unreadable_openclaw_database_is_passed_over(ws: Workspace, home: Path) -> None:
     from workmem.errors import NotFoundError
     from workmem.retrieval.search import index_transcript
-    from workmem.transcripts.openclaw_store import session_path
+    from workmem.transcripts.openclaw_paths import session_path
 
     from ..transcripts.openclaw_db import database_path
 

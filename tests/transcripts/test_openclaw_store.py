@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from workmem.errors import FormatError, NotFoundError
+from workmem.transcripts import openclaw_paths as paths
 from workmem.transcripts import openclaw_store as store
 from workmem.transcripts.discover import current_transcript, find_transcripts, resolve_transcript
 from workmem.transcripts.jsonl import parse_lines
@@ -50,7 +51,7 @@ def test_reads_a_session_as_the_jsonl_reader_would(database: Path, workspace: Pa
     )
     assert raw.fetchone()[0] == 1, "the long request should be stored compressed"
     before = _digest(database)
-    transcript = read_transcript(store.session_path(database, SID))
+    transcript = read_transcript(paths.session_path(database, SID))
     assert transcript.platform == "openclaw" and transcript.session_id == SID
     assert transcript.cwd == str(workspace) and transcript.model == "fake-model"
     requests = transcript.user_requests()
@@ -73,7 +74,7 @@ def test_the_real_openclaw_fixture_reads_the_same_from_sqlite(
     records = parse_lines(source.read_bytes())
     from_jsonl = parse(records, source)
     database = make_store(tmp_path / "openclaw-agent.sqlite", {"real-1": records.items})
-    from_store = read_transcript(store.session_path(database, "real-1"))
+    from_store = read_transcript(paths.session_path(database, "real-1"))
     assert [(m.role, m.text, m.kind) for m in from_store.messages] == [
         (m.role, m.text, m.kind) for m in from_jsonl.messages
     ]
@@ -91,7 +92,7 @@ def test_a_reset_starts_a_new_conversation_in_the_same_session(
     entries.append({"type": "reset", "id": "r1", "parentId": "a2", "reason": "new"})
     entries.append(message("u2", "r1", "user", "A new task: the docs"))
     database = make_store(tmp_path / "openclaw-agent.sqlite", {SID: entries})
-    transcript = read_transcript(store.session_path(database, SID))
+    transcript = read_transcript(paths.session_path(database, SID))
     assert transcript.user_requests() == ["A new task: the docs"]
     assert not any(m.tool_calls for m in transcript.messages)
     assert transcript.unknown_records == 0 and transcript.dropped_records == 4
@@ -105,7 +106,7 @@ def test_a_reset_with_nothing_after_it_leaves_the_conversation_it_ended_readable
     entries = conversation(SID, workspace, "Write a token-bucket rate limiter")
     entries.append({"type": "reset", "id": "r1", "parentId": "a2", "reason": "new"})
     database = make_store(tmp_path / "openclaw-agent.sqlite", {SID: entries})
-    transcript = read_transcript(store.session_path(database, SID))
+    transcript = read_transcript(paths.session_path(database, SID))
     assert transcript.user_requests() == ["Write a token-bucket rate limiter"]
     assert any(m.tool_calls for m in transcript.messages)
     # A second /new straight after the first: still the last conversation with words in it.
@@ -113,7 +114,7 @@ def test_a_reset_with_nothing_after_it_leaves_the_conversation_it_ended_readable
     append(connection, SID, [{"type": "reset", "id": "r2", "parentId": "r1", "reason": "new"}])
     connection.commit()
     connection.close()
-    again = read_transcript(store.session_path(database, SID))
+    again = read_transcript(paths.session_path(database, SID))
     assert again.user_requests() == ["Write a token-bucket rate limiter"]
 
 
@@ -121,7 +122,7 @@ def test_a_leaf_entry_moves_the_live_end_back(tmp_path: Path, workspace: Path) -
     entries = conversation(SID, workspace)
     entries.append({"type": "leaf", "id": "l1", "parentId": "a2", "targetId": "u1"})
     database = make_store(tmp_path / "openclaw-agent.sqlite", {SID: entries})
-    transcript = read_transcript(store.session_path(database, SID))
+    transcript = read_transcript(paths.session_path(database, SID))
     assert [m.role for m in transcript.messages] == ["user"]
     assert transcript.dropped_records == 3
 
@@ -144,7 +145,7 @@ def _long_session(database: Path, workspace: Path, reset_at: int | None = None) 
         parent = uid
     entries.append(message("last", parent, "user", "The last request"))
     make_store(database, {SID: entries})
-    return store.session_path(database, SID)
+    return paths.session_path(database, SID)
 
 
 def test_a_long_session_is_read_in_a_bounded_window(
@@ -189,7 +190,7 @@ def test_discovery_finds_store_sessions_of_this_workspace_only(
     )
     refs = find_transcripts(workspace, "openclaw", home)
     assert [(r.platform, r.session_id) for r in refs] == [("openclaw", SID)]
-    assert refs[0].path == store.session_path(database_path(home), SID)
+    assert refs[0].path == paths.session_path(database_path(home), SID)
     assert refs[0].size > 0 and refs[0].modified > 1.7e9
     assert resolve_transcript(SID[:8], workspace, "openclaw", home) == refs[0].path
     assert find_transcripts(workspace, None, home)[0].path == refs[0].path
@@ -197,7 +198,7 @@ def test_discovery_finds_store_sessions_of_this_workspace_only(
     monkeypatch.setenv("WORKMEM_TRANSCRIPT", str(refs[0].path))
     named = current_transcript(workspace, None, home)
     assert named is not None and (named.platform, named.path) == ("openclaw", refs[0].path)
-    monkeypatch.setenv("WORKMEM_TRANSCRIPT", str(store.session_path(tmp_path / "no.sqlite", SID)))
+    monkeypatch.setenv("WORKMEM_TRANSCRIPT", str(paths.session_path(tmp_path / "no.sqlite", SID)))
     with pytest.raises(NotFoundError):
         current_transcript(workspace, None, home)
     # a database discovery cannot read is passed over, not an error
@@ -213,12 +214,12 @@ def test_reading_while_the_gateway_writes(database: Path, workspace: Path) -> No
     try:
         writer.execute("BEGIN IMMEDIATE")
         append(writer, SID, [message("u9", "a2", "user", "not committed yet")])
-        transcript = read_transcript(store.session_path(database, SID))
+        transcript = read_transcript(paths.session_path(database, SID))
         assert "not committed yet" not in transcript.user_requests()
         writer.execute("COMMIT")
     finally:
         writer.close()
-    assert read_transcript(store.session_path(database, SID)).user_requests()[-1] == (
+    assert read_transcript(paths.session_path(database, SID)).user_requests()[-1] == (
         "not committed yet"
     )
 
@@ -233,7 +234,7 @@ def test_a_locked_database_is_a_clear_error_after_the_busy_timeout(
         holder.execute("PRAGMA journal_mode = DELETE")  # no WAL: a writer locks readers out
         holder.execute("BEGIN EXCLUSIVE")
         with pytest.raises(FormatError, match="locked by OpenClaw") as caught:
-            read_transcript(store.session_path(path, SID))
+            read_transcript(paths.session_path(path, SID))
         assert str(path) in str(caught.value)
     finally:
         holder.execute("ROLLBACK")
@@ -257,7 +258,7 @@ def test_missing_corrupt_and_foreign_databases(tmp_path: Path) -> None:
         connection.execute("CREATE TABLE transcript_events (session_id TEXT, body TEXT)")
     before = _digest(foreign)
     with pytest.raises(FormatError, match=r"lacks transcript_events\.seq") as caught:
-        read_transcript(store.session_path(foreign, SID))
+        read_transcript(paths.session_path(foreign, SID))
     assert str(foreign) in str(caught.value) and "nothing was read" in str(caught.value)
     assert _digest(foreign) == before
     folder = tmp_path / "folder.sqlite"
@@ -268,11 +269,11 @@ def test_missing_corrupt_and_foreign_databases(tmp_path: Path) -> None:
 
 def test_unknown_and_archived_sessions(database: Path) -> None:
     with pytest.raises(NotFoundError, match="no OpenClaw session nope-1"):
-        read_transcript(store.session_path(database, "nope-1"))
+        read_transcript(paths.session_path(database, "nope-1"))
     with sqlite3.connect(database) as connection:
         connection.execute("DELETE FROM transcript_events WHERE session_id = ?", (SID,))
     with pytest.raises(NotFoundError, match="archived it at a reset or deletion"):
-        read_transcript(store.session_path(database, SID))
+        read_transcript(paths.session_path(database, SID))
     assert store.list_sessions(database) == []
 
 
@@ -281,7 +282,7 @@ def test_a_symlinked_database_is_not_followed(tmp_path: Path, database: Path) ->
     link.parent.mkdir()
     link.symlink_to(database)
     with pytest.raises(FormatError, match="symbolic link") as caught:
-        read_transcript(store.session_path(link, SID))
+        read_transcript(paths.session_path(link, SID))
     assert str(link) in str(caught.value)
 
 
@@ -291,7 +292,7 @@ def test_bad_compressed_entries_are_counted_and_the_rest_read(database: Path) ->
             "UPDATE transcript_events SET event_zstd = ? WHERE event_zstd IS NOT NULL",
             (b"\x28\xb5\x2f\xfd not really zstd",),
         )
-    transcript = read_transcript(store.session_path(database, SID))
+    transcript = read_transcript(paths.session_path(database, SID))
     assert transcript.skipped_lines == 1 and transcript.user_requests() == []
     assert transcript.messages[-1].text == "I wrote ratelimit.py."
     with sqlite3.connect(database) as connection:  # a frame that claims more than it holds
@@ -302,22 +303,22 @@ def test_bad_compressed_entries_are_counted_and_the_rest_read(database: Path) ->
             "WHERE event_zstd IS NOT NULL",
             (compress(json.dumps({"type": "message"}).encode()),),
         )
-    assert read_transcript(store.session_path(database, SID)).skipped_lines == 1
+    assert read_transcript(paths.session_path(database, SID)).skipped_lines == 1
 
 
 def test_session_paths_never_name_another_folder(tmp_path: Path) -> None:
     db = tmp_path / "openclaw-agent.sqlite"
-    assert store.split_session_path(db / SID) == (db, SID)
+    assert paths.split_session_path(db / SID) == (db, SID)
     for hostile in ("..", "../x", ".hidden", "a:b", "", "x" * 300):
-        assert store.split_session_path(db / hostile) is None if hostile else True
-        assert not store.valid_id(hostile)
-    assert store.split_session_path(tmp_path / "sessions" / SID) is None
-    assert store.database_for("../../etc") is None and store.database_for("a/b") is None
-    assert store.session_from_marker(
+        assert paths.split_session_path(db / hostile) is None if hostile else True
+        assert not paths.valid_id(hostile)
+    assert paths.split_session_path(tmp_path / "sessions" / SID) is None
+    assert paths.database_for("../../etc") is None and paths.database_for("a/b") is None
+    assert paths.session_from_marker(
         f"sqlite:main:{SID}:/s/agents/main/sessions/sessions.json"
     ) == (Path("/s/agents/main/agent/openclaw-agent.sqlite") / SID)
-    assert store.session_from_marker("sqlite:main:../x:/s/sessions.json") is None
-    assert store.database_from_store_path("/etc/passwd") is None
+    assert paths.session_from_marker("sqlite:main:../x:/s/sessions.json") is None
+    assert paths.database_from_store_path("/etc/passwd") is None
 
 
 def test_concurrent_reads_share_the_database(database: Path) -> None:
@@ -327,7 +328,7 @@ def test_concurrent_reads_share_the_database(database: Path) -> None:
     def read() -> None:
         try:
             for _ in range(20):
-                read_transcript(store.session_path(database, SID))
+                read_transcript(paths.session_path(database, SID))
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
@@ -341,5 +342,5 @@ def test_concurrent_reads_share_the_database(database: Path) -> None:
 
 def test_header_only_session_reads_empty(tmp_path: Path, workspace: Path) -> None:
     database = make_store(tmp_path / "openclaw-agent.sqlite", {SID: [header(SID, workspace)]})
-    transcript = read_transcript(store.session_path(database, SID))
+    transcript = read_transcript(paths.session_path(database, SID))
     assert transcript.messages == [] and transcript.cwd == str(workspace)

@@ -108,7 +108,7 @@ def _read_sources(
     from ..files.sections import Document
 
     found = Sources()
-    from ..transcripts.openclaw_store import is_store_session
+    from ..transcripts.openclaw_paths import is_store_session
 
     if transcript is not None and (
         is_store_session(transcript) or (transcript.is_file() and _affordable(transcript))

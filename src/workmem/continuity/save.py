@@ -114,7 +114,7 @@ def save_session(
     if session_id is None:
         report.skipped.update({p: "no memory session" for p in parts if p in NEEDS_SESSION})
         parts = tuple(p for p in parts if p not in NEEDS_SESSION)
-    from ..transcripts.openclaw_store import transcript_exists
+    from ..transcripts.openclaw_paths import transcript_exists
 
     if transcript is None or not transcript_exists(transcript):
         report.skipped.update(dict.fromkeys(parts, "no transcript"))

@@ -46,7 +46,7 @@ class HookRun:
 
     @property
     def transcript(self) -> Path | None:
-        from ..transcripts.openclaw_store import transcript_exists
+        from ..transcripts.openclaw_paths import transcript_exists
 
         path = self.inp.transcript
         return path if path is not None and transcript_exists(path) else None

@@ -68,20 +68,20 @@ def _openclaw_transcript(data: dict[str, Any], session: Any) -> Path | None:
     id: from 2026.9 a session inside the agent's SQLite database (``transcripts.
     openclaw_store``, found from the event's ``storePath`` or the agent's id), before that
     ``<state dir>/agents/<agentId>/sessions/<sessionId>.jsonl``."""
-    from ..transcripts import openclaw_store as store
+    from ..transcripts import openclaw_paths as paths
 
-    if not isinstance(session, str) or not store.valid_id(session):
+    if not isinstance(session, str) or not paths.valid_id(session):
         return None  # an id never names a folder; anything else is refused
     agent = data.get("agentId")
     where = data.get("storePath")
-    database = store.database_from_store_path(where) if isinstance(where, str) else None
+    database = paths.database_from_store_path(where) if isinstance(where, str) else None
     if database is None and isinstance(agent, str):
-        database = store.database_for(agent)
+        database = paths.database_for(agent)
     if database is not None and database.is_file():
-        return store.session_path(database, session)
-    if not isinstance(agent, str) or not store.valid_id(agent):
+        return paths.session_path(database, session)
+    if not isinstance(agent, str) or not paths.valid_id(agent):
         return None
-    return store.state_dir() / "agents" / agent / "sessions" / f"{session}.jsonl"
+    return paths.state_dir() / "agents" / agent / "sessions" / f"{session}.jsonl"
 
 
 def parse_input(text: str, platform: str, event: str) -> HookInput:
@@ -106,7 +106,7 @@ def parse_input(text: str, platform: str, event: str) -> HookInput:
     if transcript is None:
         transcript = _entry_field(merged, "sessionFile")
     if platform == "openclaw" and isinstance(transcript, str) and transcript.startswith("sqlite:"):
-        from ..transcripts.openclaw_store import session_from_marker
+        from ..transcripts.openclaw_paths import session_from_marker
 
         transcript = session_from_marker(transcript)  # 2026.9's stand-in for a session file
     if transcript is None and platform == "openclaw":

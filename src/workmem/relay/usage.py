@@ -118,7 +118,7 @@ def context_usage(
     With ``store`` the transcript is read incrementally (only the lines added since the
     last call, offsets kept in the workspace's state folder): the form hooks use.
     """
-    from ..transcripts.openclaw_store import is_store_session
+    from ..transcripts.openclaw_paths import is_store_session
 
     if store is None or is_store_session(Path(transcript)):
         # A session in OpenClaw's database has no byte offsets to resume from: its last

@@ -31,7 +31,7 @@ from .chunker import MAX_CHUNK_CHARS, Chunk
 def transcript_stats(workspace: Workspace) -> list[kinds.FileStat]:
     """The workspace's transcripts on this machine, keyed by their absolute path."""
     from ..transcripts.discover import find_transcripts
-    from ..transcripts.openclaw_store import is_store_session
+    from ..transcripts.openclaw_paths import is_store_session
 
     found: list[kinds.FileStat | None] = []
     for ref in find_transcripts(workspace.root):
@@ -49,7 +49,7 @@ def transcript_stat(path: Path, session_id: str | None = None) -> kinds.FileStat
     time and size are the session's own last write and transcript size, so another
     session's write to the same database does not make this one look changed.
     """
-    from ..transcripts.openclaw_store import is_store_session
+    from ..transcripts.openclaw_paths import is_store_session
 
     if is_store_session(path):
         return _store_stat(path, session_id)
@@ -62,7 +62,8 @@ def transcript_stat(path: Path, session_id: str | None = None) -> kinds.FileStat
 
 def _store_stat(path: Path, session_id: str | None) -> kinds.FileStat | None:
     from ..errors import WorkmemError
-    from ..transcripts.openclaw_store import list_sessions, split_session_path
+    from ..transcripts.openclaw_paths import split_session_path
+    from ..transcripts.openclaw_store import list_sessions
 
     database, wanted = split_session_path(path) or (path.parent, path.name)
     try:
@@ -88,7 +89,7 @@ def transcript_bytes(stat: kinds.FileStat) -> bytes | None:
     which is what the database keeps of it without reading the whole transcript.
     """
     from ..files.store import read_bytes
-    from ..transcripts.openclaw_store import is_store_session
+    from ..transcripts.openclaw_paths import is_store_session
 
     path = Path(stat.file.path)
     if is_store_session(path):

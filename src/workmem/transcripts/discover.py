@@ -81,7 +81,7 @@ def _first_record(path: Path) -> dict[str, object]:
 
 def _ref(platform: str, path: Path, session_id: str | None = None) -> TranscriptRef | None:
     from .model import TranscriptRef  # only once a transcript is found
-    from .openclaw_store import split_session_path
+    from .openclaw_paths import split_session_path
 
     store = split_session_path(path)  # a session in OpenClaw's database: the database's
     try:
@@ -211,7 +211,7 @@ def _openclaw_store(agents: Path, workspace: Path) -> Iterator[TranscriptRef]:
     """OpenClaw 2026.9+: the sessions in each agent's SQLite database, by their header's
     ``cwd``. A database that cannot be read (locked, corrupt, another schema) is passed
     over: finding transcripts never fails for one of them."""
-    from .openclaw_store import DATABASE_NAME
+    from .openclaw_paths import DATABASE_NAME
 
     databases = [p for p in agents.glob(f"*/agent/{DATABASE_NAME}") if p.is_file()]
     if not databases:
@@ -290,7 +290,7 @@ def resolve_transcript(
     home: Path | None = None,
 ) -> Path:
     """A transcript file from its path, or from a platform session id (or a unique prefix)."""
-    from .openclaw_store import transcript_exists
+    from .openclaw_paths import transcript_exists
 
     candidate = Path(key).expanduser()
     if transcript_exists(candidate):
@@ -317,7 +317,7 @@ def current_transcript(
     """The transcript of the session running now: ``$WORKMEM_TRANSCRIPT``, else the newest."""
     named = os.environ.get(TRANSCRIPT_ENV)
     if named:
-        from .openclaw_store import transcript_exists
+        from .openclaw_paths import transcript_exists
 
         path = Path(named)
         if not transcript_exists(path):

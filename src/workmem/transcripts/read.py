@@ -87,7 +87,8 @@ def read_transcript(
 def _read(path: Path, platform: str | None, max_bytes: int | None) -> Transcript:
     chosen = normalize_platform(platform) or platform_from_path(path)
     if chosen in (None, "openclaw") and not path.exists():
-        from .openclaw_store import is_store_session, read_store_transcript
+        from .openclaw_paths import is_store_session
+        from .openclaw_store import read_store_transcript
 
         if is_store_session(path):  # OpenClaw 2026.9+: a session inside its database
             return read_store_transcript(path, max_bytes=max_bytes)
