@@ -179,6 +179,20 @@ def test_a_reset_in_the_skipped_middle_still_ends_the_earlier_conversation(
     )
 
 
+def test_one_session_is_listed_by_its_id_with_the_same_figures(
+    tmp_path: Path, workspace: Path
+) -> None:
+    database = make_store(
+        tmp_path / "openclaw-agent.sqlite",
+        {SID: conversation(SID, workspace), "other-1": conversation("other-1", tmp_path)},
+    )
+    every = {s.session_id: s for s in store.list_sessions(database)}
+    assert set(every) == {SID, "other-1"}
+    assert store.list_sessions(database, SID) == [every[SID]]
+    assert store.list_sessions(database, "missing-1") == []
+    assert store.list_sessions(database, "x' OR '1'='1") == []  # a parameter, never SQL
+
+
 def test_discovery_finds_store_sessions_of_this_workspace_only(
     tmp_path: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -67,13 +67,12 @@ def _store_stat(path: Path, session_id: str | None) -> kinds.FileStat | None:
 
     database, wanted = split_session_path(path) or (path.parent, path.name)
     try:
-        sessions = list_sessions(database)
+        found = list_sessions(database, wanted)
     except WorkmemError:
         return None  # locked, corrupt or of another schema: indexed at the next reindex
-    for session in sessions:
-        if session.session_id == wanted:
-            return _as_stat(path, session_id or wanted, int(session.modified * 1e9), session.size)
-    return None
+    if not found:
+        return None
+    return _as_stat(path, session_id or wanted, int(found[0].modified * 1e9), found[0].size)
 
 
 def _as_stat(path: Path, session_id: str | None, mtime_ns: int, size: int) -> kinds.FileStat:

@@ -129,14 +129,15 @@ def _conversation_start(items: list[dict[str, Any]], dropped: set[int]) -> int:
     the background and may read the database after OpenClaw has written that reset, and
     must still find the conversation it is saving.
     """
-    last_message = -1
+    begins = latest_reset = -1
     for index, entry in enumerate(items):
-        if entry.get("type") == "message" and index not in dropped:
-            last_message = index
-    begins = -1
-    for index, entry in enumerate(items[: max(last_message, 0)]):
-        if entry.get("type") == "reset" and index not in dropped:
-            begins = index
+        if index in dropped:
+            continue
+        kind = entry.get("type")
+        if kind == "reset":
+            latest_reset = index
+        elif kind == "message":
+            begins = latest_reset
     return begins
 
 

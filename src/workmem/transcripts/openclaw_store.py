@@ -156,14 +156,16 @@ def _check_schema(connection: sqlite3.Connection, database: Path) -> None:
 # -- listing -------------------------------------------------------------------------------
 
 
-def list_sessions(database: Path) -> list[StoreSession]:
-    """The sessions of ``database`` that still have a transcript, newest first."""
+def list_sessions(database: Path, session_id: str | None = None) -> list[StoreSession]:
+    """The sessions of ``database`` that still have a transcript, newest first; only
+    ``session_id``'s when given (its size is summed without reading the other sessions)."""
     import json
 
+    only, parameters = ("", ()) if session_id is None else ("AND w.session_id = ?", (session_id,))
     connection = _connect(database)
     try:
         rows = connection.execute(
-            """
+            f"""
             SELECT w.session_id, w.session_key,
                    coalesce(w.transcript_updated_at, w.updated_at),
                    (SELECT e.event_json FROM transcript_events AS e
@@ -172,9 +174,10 @@ def list_sessions(database: Path) -> list[StoreSession]:
                       FROM transcript_events AS e WHERE e.session_id = w.session_id)
               FROM session_windows AS w
              WHERE EXISTS (SELECT 1 FROM transcript_events AS e
-                            WHERE e.session_id = w.session_id)
+                            WHERE e.session_id = w.session_id) {only}
              ORDER BY 3 DESC, w.session_id
-            """
+            """,
+            parameters,
         ).fetchall()
     except Exception as exc:
         raise _failure(exc, database) from None
