@@ -67,11 +67,9 @@ def _clip(text: str, width: int) -> str:
 
 
 def _follow_up(request: str) -> bool:
-    """A short follow-up ("yes, do it", "/execute-plan") that means little without the
-    request before it: fewer than five words that carry meaning, or a slash command."""
-    from .score import content_words
+    from .account import is_follow_up
 
-    return request.lstrip().startswith("/") or len(content_words(request)) < 5
+    return is_follow_up(request)
 
 
 def budget_of(workspace: Workspace) -> int:

@@ -19,6 +19,20 @@ MESSAGES: dict[str, str] = {
         "`workmem doctor` shows why."
     ),
     "save.failed_whose": " of session {sid}",
+    # the outcome of a session, told from its transcript (continuity.account_text)
+    "account.done": "Done: {text}",
+    "account.done_steps": "Done: all {n} plan steps (last: {last})",
+    "account.in_progress": "In progress: {text}",
+    "account.next": "next: {items}",
+    "account.progress": "{done} of {total} steps done",
+    "account.waiting": "Waiting for the user's answer: {text}",
+    "account.worked_on": "Worked on: {text}",
+    "account.said": "last said: {text}",
+    "account.committed": "committed {text}",
+    "account.tests_passed": "tests passed{figures}",
+    "account.tests_failed": "tests failing{figures}",
+    "account.asked": "asked: {text}",
+    "account.changed": "changed {files}",
     # the relay's entry in the daily log, and its warnings
     "relay.context_at": "- Context at {pct}",
     "relay.unknown": "unknown",
