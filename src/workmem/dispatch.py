@@ -198,6 +198,10 @@ def _restore(intent: Intent, run: RunContext) -> IntentResult:
     from .relay.workflows import restore
 
     fresh = intent.workflow == "relay.archive"
+    if not fresh:
+        handed = _handoff(run)
+        if handed is not None:
+            return IntentResult(intent.workflow, True, handed)
     result = restore(run.workspace, fresh=fresh, platform=run.platform, home=run.home)
     ws = run.workspace
     if fresh:
@@ -206,6 +210,27 @@ def _restore(intent: Intent, run: RunContext) -> IntentResult:
         return IntentResult(intent.workflow, True, message(ws, "flow.fresh", where=where))
     text = result.text or message(ws, "flow.nothing_restored")
     return IntentResult(intent.workflow, True, text)
+
+
+def _handoff(run: RunContext) -> str | None:
+    """ "Continue from the last session": the full handoff of the most recent unfinished
+    session, linked on the board (Continues From / Referenced By); None when there is none
+    (the relay's restore of the last conversations stands in)."""
+    from .continuity.handoff import handoff
+    from .errors import NotFoundError
+
+    try:
+        done = handoff(
+            run.workspace,
+            current=run.session_id,
+            link=True,
+            platform=run.platform,
+            home=run.home,
+            explicit=True,
+        )
+    except NotFoundError:
+        return None
+    return done.briefing.text
 
 
 def _migrate(intent: Intent, run: RunContext) -> IntentResult:

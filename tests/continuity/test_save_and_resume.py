@@ -152,7 +152,8 @@ def test_resume_without_any_save_gives_back_plan_request_and_files_from_the_tran
     context = start(monkeypatch, capsys, session, "compact")
     assert "[in progress] Handle CRLF line endings in the tokenizer" in context
     assert f"[pending] {PLAN[2]}" in context
-    assert PLAN[0] not in context.split("## Done so far")[0]  # finished: not an open step
+    assert f"[done] {PLAN[0]}" in context  # finished: shown as done, never as an open step
+    assert f"[in progress] {PLAN[0]}" not in context and f"[pending] {PLAN[0]}" not in context
     assert LAST_REQUEST in " ".join(context.split())
     assert "src/parse.py" in context and "src/lexer.py" in context
     assert "None" not in context
@@ -270,7 +271,8 @@ def test_the_agents_own_summary_and_topic_win_over_a_saves(
     sid = sid_of(start(monkeypatch, capsys, session, "startup"))
     hook(monkeypatch, capsys, "PreCompact", {**session, "trigger": "auto"})
     row = next(TableDocument.parse((root / "memory" / "index.md").read_text()).records())
-    assert row["Summary"].startswith("in progress: Handle CRLF line endings")  # from the state
+    # from the account: the step in progress, never the request alone
+    assert row["Summary"].startswith("In progress: Handle CRLF line endings")
     assert (
         main(
             [

@@ -149,4 +149,7 @@ def test_a_saves_account_of_the_session(tmp_path: Path, language: str) -> None:
     transcript = read_transcript(claude_code(tmp_path / "t.jsonl"), "claude-code")
     said = state_text(transcript, language)
     request = "Add rate limiting to the login endpoint"
-    assert said.startswith(text(language, "save.last_request", text=request).split(request)[0])
+    # No plan and no closing words: what was worked on, then what the transcript shows
+    # came of it (the tests it ran), in the user's language.
+    assert said.startswith(text(language, "account.worked_on", text=request))
+    assert text(language, "account.tests_passed", figures=" (3 passed)") in said

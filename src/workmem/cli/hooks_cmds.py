@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from ..root import Workspace
 
 #: Internal deadline per canonical event, below the timeouts written by ``hooks install``.
-DEADLINES = {"pre-compact": 25.0, "session-end": 60.0}  # session end runs detached
+#: session end and a turn's end (stop) run detached
+DEADLINES = {"pre-compact": 25.0, "session-end": 60.0, "stop": 25.0}
 DEFAULT_DEADLINE = 8.0
 
 
@@ -81,13 +82,14 @@ def cmd_hook(args: argparse.Namespace) -> int:
 def _runs_detached(args: argparse.Namespace) -> bool:
     """Session end saves for 15-25 s but no platform waits that long for it (Codex cuts
     it at 3 s, Gemini CLI does not wait, older Claude Code at 1.5 s): it goes on in a
-    detached process and the hook answers at once. ``WORKMEM_HOOK_FOREGROUND=1`` keeps it
+    detached process and the hook answers at once. A turn's end (stop) saves the same way,
+    so the agent never waits for it. ``WORKMEM_HOOK_FOREGROUND=1`` keeps it
     in the hook's own process (for debugging, and for tests that read the result at once)."""
     import os
 
     if os.environ.get("WORKMEM_HOOK_FOREGROUND") == "1":
         return False
-    return _canonical_or_raw(args.event, args.platform) == "session-end"
+    return _canonical_or_raw(args.event, args.platform) in ("session-end", "stop")
 
 
 def _consents_to_trust(args: argparse.Namespace, remove: bool) -> bool:

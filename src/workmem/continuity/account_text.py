@@ -30,8 +30,12 @@ def _tests_phrase(account: SessionAccount, language: str) -> str:
     return _t(language, key, figures=figures)
 
 
-def outcome_parts(account: SessionAccount, language: str = "en") -> list[str]:
-    """The account as short clauses, most telling first (joined by the caller)."""
+def outcome_parts(
+    account: SessionAccount, language: str = "en", *, beside_work: bool = False
+) -> list[str]:
+    """The account as short clauses, most telling first (joined by the caller). With
+    ``beside_work`` the document shows the plan, the request, the commits and the tests
+    beside it: only what they do not say is told (the state, the closing words, a count)."""
     parts: list[str] = []
     items = _t(language, "save.list_separator")
     if account.status == FINISHED:
@@ -43,18 +47,22 @@ def outcome_parts(account: SessionAccount, language: str = "en") -> list[str]:
     elif account.status == IN_PROGRESS:
         doing = [text for status, text in account.open if status == "in_progress"]
         pending = [text for status, text in account.open if status == "pending"]
-        if doing:
+        if doing and not beside_work:
             parts.append(_t(language, "account.in_progress", text=items.join(doing[:2])))
-        if pending:
+        if pending and not beside_work:
             parts.append(_t(language, "account.next", items=items.join(pending[:3])))
         total = len(account.done) + len(account.open) + len(account.dropped)
         parts.append(_t(language, "account.progress", done=len(account.done), total=total))
     elif account.status == WAITING:
         parts.append(_t(language, "account.waiting", text=account.question))
-    elif account.task:
+    elif account.task and not beside_work:
         parts.append(_t(language, "account.worked_on", text=clip_words(flatten(account.task), 160)))
         if account.closing:
             parts.append(_t(language, "account.said", text=account.closing))
+    if beside_work:
+        if account.question and account.status == FINISHED:
+            parts.append(_t(language, "account.asked", text=account.question))
+        return parts
     if account.question and account.status == FINISHED:
         parts.append(_t(language, "account.asked", text=account.question))
     if account.commits:
@@ -67,9 +75,11 @@ def outcome_parts(account: SessionAccount, language: str = "en") -> list[str]:
     return parts
 
 
-def headline(account: SessionAccount, language: str = "en", limit: int = 240) -> str:
+def headline(
+    account: SessionAccount, language: str = "en", limit: int = 240, *, beside_work: bool = False
+) -> str:
     """One line for the board Summary and the daily log (cut at a word, never mid-word)."""
-    parts = outcome_parts(account, language)
+    parts = outcome_parts(account, language, beside_work=beside_work)
     if not parts:
         return ""
     separator = _t(language, "save.separator")

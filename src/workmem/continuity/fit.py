@@ -12,6 +12,7 @@ all text); when that count is over, it is built again with the room scaled down.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,7 +30,15 @@ class Part:
     lines: list[str]
     #: share of the budget it may take before the others had theirs
     share: float
+    #: heading level (``##``, ``###``); a part's place in the document is its place in the list
+    level: int = 2
+    #: when it is funded: lower first (equal ranks in document order)
+    rank: int = 0
     kept: list[str] = field(default_factory=list)
+
+    @property
+    def heading(self) -> str:
+        return "#" * self.level + " " + self.title
 
     @property
     def shortened(self) -> bool:
@@ -46,6 +55,49 @@ class Fitted:
     tokens: int
     left_out: list[str]
     shortened: list[str]
+
+
+_MARKERS = re.compile(r"^\s*(?:[-*>]\s*)?(?:\[[a-z ]+\]\s*)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_NON_WORD = re.compile(r"[\W_]+")
+#: sentences shorter than this (after normalising) may repeat: "tests passed", a file name
+_MIN_REPEAT = 20
+
+
+def _fact(text: str) -> str:
+    return _NON_WORD.sub(" ", _MARKERS.sub("", text)).strip().casefold()
+
+
+def dedupe(top: list[str], parts: list[Part]) -> None:
+    """Each fact once in the whole document: a sentence already shown (in the top lines or
+    an earlier part) is dropped from a later line, and a line left with nothing goes.
+    Quoted lines (a request, shown verbatim) are compared whole, never cut."""
+    seen: set[str] = set()
+
+    def fresh(line: str) -> str | None:
+        if line.lstrip().startswith(">"):
+            fact = _fact(line)
+            if len(fact) >= _MIN_REPEAT and fact in seen:
+                return None
+            seen.add(fact)
+            return line
+        prefix = _MARKERS.match(line)
+        head = prefix.group(0) if prefix else ""
+        sentences = [s for s in _SENTENCE_END.split(line[len(head) :]) if s.strip()]
+        kept = []
+        for sentence in sentences:
+            fact = _fact(sentence)
+            if len(fact) >= _MIN_REPEAT and fact in seen:
+                continue
+            seen.add(fact)
+            kept.append(sentence)
+        if not kept:
+            return None
+        return line if len(kept) == len(sentences) else head + " ".join(kept)
+
+    top[:] = [line for line in (fresh(t) for t in top) if line is not None]
+    for part in parts:
+        part.lines = [line for line in (fresh(t) for t in part.lines) if line is not None]
 
 
 def _tokens(text: str) -> int:
@@ -77,18 +129,19 @@ def fit_parts(parts: list[Part], budget: int) -> None:
     for part in parts:
         part.kept = []
     remaining = budget
-    for part in parts:
-        heading = _tokens(f"## {part.title}") + 2
+    order = sorted(parts, key=lambda p: p.rank)
+    for part in order:
+        heading = _tokens(part.heading) + 2
         allowed = min(int(part.share * budget), remaining - heading)
         if not part.lines or allowed <= 20:
             continue
         part.kept = take_lines(part.lines, allowed)
         if part.kept:
             remaining -= heading + _tokens("\n".join(part.kept))
-    for part in parts:
+    for part in order:
         if not part.lines or (len(part.kept) == len(part.lines) and not part.shortened):
             continue
-        heading = 0 if part.kept else _tokens(f"## {part.title}") + 2
+        heading = 0 if part.kept else _tokens(part.heading) + 2
         before = _tokens("\n".join(part.kept)) if part.kept else 0
         grown = take_lines(part.lines, before + remaining - heading)
         if len(grown) > len(part.kept) or (grown and _tokens("\n".join(grown)) > before):
@@ -102,7 +155,7 @@ def _compose(top: list[str], parts: list[Part], room: int, budget: int, files: l
     body: list[str] = ["\n\n".join(top)]
     for part in parts:
         if part.kept:
-            body.append(f"## {part.title}\n" + "\n".join(part.kept))
+            body.append(part.heading + "\n" + "\n".join(part.kept))
     left_out = [p.title for p in parts if p.lines and not p.kept]
     shortened = [p.title for p in parts if p.kept and p.shortened]
     if left_out or shortened:

@@ -28,10 +28,34 @@ def on_user_prompt(run: HookRun) -> Reply:
     if warning:
         parts.append(warning)
     if intent is None:
-        recalled = _recall(run)
-        if recalled:
-            parts.append(recalled)
+        handed = _first_prompt_handoff(run)
+        if handed:
+            parts.insert(0, handed)
+        else:
+            recalled = _recall(run)
+            if recalled:
+                parts.append(recalled)
     return Reply(context="\n\n".join(parts) if parts else None)
+
+
+def _first_prompt_handoff(run: HookRun) -> str | None:
+    """A first prompt that only says "continue" (繼續, 続けて …): the last session's work."""
+    from ..continuity.handoff import is_bare_continue
+
+    if not is_bare_continue(run.inp.prompt):
+        return None
+    from ..continuity.handoff import at_first_prompt
+
+    sid = memory_session(run, register=False)
+    done = at_first_prompt(
+        run.workspace,
+        session_id=sid,
+        transcript=run.transcript,
+        platform=run.inp.platform,
+        home=run.home,
+        cwd=str(run.inp.cwd) if run.inp.cwd else None,
+    )
+    return done.briefing.text if done is not None else None
 
 
 def _recall(run: HookRun) -> str | None:

@@ -1,26 +1,33 @@
-"""Session start: register or find the memory session, then give the agent its context.
+"""Session start: register or find the memory session, then give the agent its briefing.
 
-A new session gets the loader's budgeted working memory and the relay restore; a resumed
-or compacted one gets one document of where it left off, built from the transcript and
-what its saves wrote (``continuity.resume``), within ``[hooks] resume_tokens``.
+A new session gets one document (``continuity.briefing.build_start``): the work of the
+most recent session that stopped or ended, whichever agent ran it, a line for each other
+session (one still running elsewhere is named as such, never handed over), the long-term
+memories and how to use memory. A resumed or compacted session gets its own work back
+(``build_resume``). Both within their budgets (``[hooks] start_tokens``, ``resume_tokens``).
 """
 
 from __future__ import annotations
 
 from .handlers import HookRun, Reply, memory_session
 
-#: Tokens of injected context at session start (about 2,000-4,000 tokens).
-START_CONTEXT_TOKENS = 3000
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 RESUME_SOURCES = ("compact", "resume")
 
 
 def on_session_start(run: HookRun) -> Reply:
     sid = memory_session(run, register=True)
+    if sid:
+        _note_start(run, sid)
     head = f"Your Memory Session ID is: {sid}"
     if run.inp.source in RESUME_SOURCES and sid:
-        from ..continuity.resume import build_resume_context
+        from ..continuity.briefing import build_resume
 
-        resumed = build_resume_context(
+        resumed = build_resume(
             run.workspace,
             session_id=sid,
             transcript=run.transcript,
@@ -29,45 +36,43 @@ def on_session_start(run: HookRun) -> Reply:
             header=[head],
         )
         return Reply(context=resumed.text)
-    from ..continuity.save import failure_line
-    from ..sync.copies import copies_notice  # one line when a cloud folder left copies
+    from ..continuity.briefing import build_start
 
-    parts = [head, failure_line(run.workspace) or "", *_startup_parts(run)]
-    parts.append(copies_notice(run.workspace) or "")
-    return Reply(context="\n\n".join(p.strip() for p in parts if p and p.strip()))
-
-
-def _startup_parts(run: HookRun) -> list[str]:
-    from ..journal.budget import BudgetConfig
-    from ..journal.loader import MemoryLoader
-    from ..relay.restore import restore
-
-    parts = []
-    loaded = MemoryLoader(run.workspace.root).load_session_context(
-        "", budget=BudgetConfig(total=START_CONTEXT_TOKENS)
+    cwd = run.inp.cwd or run.workspace.root
+    briefing = build_start(
+        run.workspace, session_id=sid, home=run.home, cwd=str(cwd), header=[head]
     )
-    if loaded.text.strip():
-        parts.append(loaded.text)
-    exclude = [run.transcript] if run.transcript else None
-    restored = restore(run.workspace, platform=run.inp.platform, exclude=exclude, home=run.home)
-    if restored.text.strip() and (restored.sessions or restored.snapshot_found):
-        parts.append(_cap(restored.text, START_CONTEXT_TOKENS))
-    return parts
+    if sid:
+        _note(run, sid, lambda data: data.update(start_tokens=briefing.tokens))
+    return Reply(context=briefing.text)
 
 
-def _cap(text: str, tokens: int) -> str:
-    from ..retrieval.tokens import count_tokens
+def _note_start(run: HookRun, sid: str) -> None:
+    """The session's activity record (who, where, which agent process): what tells a later
+    session whether this one is still running. Derived state: a failure is only logged."""
+    from ..continuity.activity import note_start
 
-    if count_tokens(text) <= tokens:
-        return text
-    lines = text.splitlines()
-    kept: list[str] = []
-    used = 0
-    for line in lines:
-        cost = count_tokens(line) + 1
-        if used + cost > tokens:
-            kept.append(f"… {len(lines) - len(kept)} more lines omitted")
-            break
-        kept.append(line)
-        used += cost
-    return "\n".join(kept)
+    try:
+        note_start(
+            run.store,
+            sid,
+            platform=run.inp.platform,
+            platform_session_id=run.inp.session_id,
+            transcript=run.transcript,
+            cwd=run.inp.cwd,
+        )
+    except Exception as exc:
+        from .runner import log_failure
+
+        log_failure(run.workspace, f"{run.inp.platform}:{run.inp.event}/activity", exc)
+
+
+def _note(run: HookRun, sid: str, change: Callable[[dict[str, Any]], None]) -> None:
+    from ..continuity.activity import update
+
+    try:
+        update(run.store, sid, change)
+    except Exception as exc:
+        from .runner import log_failure
+
+        log_failure(run.workspace, f"{run.inp.platform}:{run.inp.event}/activity", exc)
