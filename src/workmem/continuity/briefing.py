@@ -200,9 +200,20 @@ def _compose(
     budget: int | None,
     files: list[str],
 ) -> tuple[str, int, list[str], list[str]]:
+    _redact(top, parts)
     dedupe(top, parts)
     fitted = compose_within(top, parts, budget or budget_for(workspace, kind), files)
     return fitted.text, fitted.tokens, fitted.left_out, fitted.shortened
+
+
+def _redact(top: list[str], parts: list[Part]) -> None:
+    """What a transcript or a memory file said passes the one redactor before any agent
+    reads it here, and before any line is cut to fit (a cut never leaves half a key)."""
+    from ..redact import redact
+
+    top[:] = [redact(line)[0] for line in top]
+    for part in parts:
+        part.lines = [redact(line)[0] for line in part.lines]
 
 
 def _session_files(workspace: Workspace, session_id: str | None) -> list[str]:

@@ -91,6 +91,10 @@ class SessionView:
         """Anything to hand over: a transcript, or a save that recorded something."""
         if self.transcript is not None:
             return True
+        if self.activity is not None and (
+            self.activity.text("outcome") or self.activity.data.get("last_save")
+        ):
+            return True
         return self.row is not None and self.row.has_content
 
 

@@ -19,11 +19,17 @@ if TYPE_CHECKING:
 RESUME_SOURCES = ("compact", "resume")
 
 
+NO_ID = (
+    "No Memory Session ID yet: the session board could not be written "
+    "(`workmem doctor` shows why and offers the fix)."
+)
+
+
 def on_session_start(run: HookRun) -> Reply:
-    sid = memory_session(run, register=True)
+    sid = _register(run)
     if sid:
         _note_start(run, sid)
-    head = f"Your Memory Session ID is: {sid}"
+    head = f"Your Memory Session ID is: {sid}" if sid else NO_ID
     if run.inp.source in RESUME_SOURCES and sid:
         from ..continuity.briefing import build_resume
 
@@ -45,6 +51,20 @@ def on_session_start(run: HookRun) -> Reply:
     if sid:
         _note(run, sid, lambda data: data.update(start_tokens=briefing.tokens))
     return Reply(context=briefing.text)
+
+
+def _register(run: HookRun) -> str | None:
+    """This session's ID; a board that cannot be read or written (an unfinished merge, a
+    full disk) costs the ID only, never the rest of the start (logged for doctor)."""
+    from ..errors import WorkmemError
+
+    try:
+        return memory_session(run, register=True)
+    except WorkmemError as exc:
+        from .runner import log_failure
+
+        log_failure(run.workspace, f"{run.inp.platform}:{run.inp.event}/register", exc)
+        return None
 
 
 def _note_start(run: HookRun, sid: str) -> None:

@@ -1,0 +1,45 @@
+"""The agent process a hook runs for, and whether it is still there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workmem.files.processes import agent_process, still_running
+
+linux = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+@linux
+def test_the_agent_is_the_first_ancestor_that_is_not_a_shell(tmp_path: Path) -> None:
+    # awk (standing for the agent) -> sh -> sh -> python: a hook started through `sh -c`
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from workmem.files.processes import agent_process\n"
+        "found = agent_process()\n"
+        "print(found.name if found else None)\n"
+    )
+    inner = f"{sys.executable} {probe}"
+    command = f"BEGIN {{ system(\"sh -c '{inner}'\") }}"
+    out = subprocess.run(["awk", command], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() in ("awk", "mawk", "gawk", "busybox")
+
+
+@linux
+def test_a_dead_or_recycled_process_is_not_running() -> None:
+    me = agent_process(os.getpid())
+    assert me is not None
+    assert still_running(me.pid, me.started) is True
+    assert still_running(me.pid, me.started + 1) is False  # same PID, another process
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    assert still_running(child.pid, 1) is False
+
+
+def test_a_record_without_an_identity_cannot_tell() -> None:
+    assert still_running(None, None) is None
+    assert still_running("12", 3) is None and still_running(True, 1) is None
