@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pa
 if TYPE_CHECKING:
     from ..files.sections import Document
     from ..notes.template import NotesFile
-    from ..transcripts.facts import TranscriptFacts
+    from ..transcripts.facts import FileTouch, TranscriptFacts
     from ..transcripts.model import PlanItem, Transcript
     from .account import SessionAccount
     from .repo_state import Drift, RepoState
@@ -237,6 +237,8 @@ def plan_lines(src: Sources) -> list[str]:
 
 
 def request_lines(src: Sources) -> list[str]:
+    """The last request; a short follow-up ("do 1 and 3", "yes") comes with what it answers
+    (the agent's words just before it) and the last request that means something alone."""
     from ..files.freetext import neutralize_block
     from .account import is_follow_up
 
@@ -245,23 +247,44 @@ def request_lines(src: Sources) -> list[str]:
     if not requests:
         saved = notes_lines(src.notes, "Current State", "- Last request:")
         return [line.split(":", 1)[1].strip() for line in saved[-1:]]
-    chosen = [requests[-1]]
-    if is_follow_up(requests[-1]):
-        earlier = next((r for r in reversed(requests[:-1]) if not is_follow_up(r)), None)
-        if earlier is not None:
-            chosen.insert(0, earlier)
+
+    def quoted(text: str) -> list[str]:
+        return [f"> {line}" if line else ">" for line in neutralize_block(text).split("\n")]
+
+    last = requests[-1]
+    if not is_follow_up(last):
+        return quoted(last)
     lines: list[str] = []
-    for number, text in enumerate(chosen):
-        if len(chosen) > 1:
-            lines.append("Earlier request:" if number == 0 else "Then:")
-        lines += [f"> {line}" if line else ">" for line in neutralize_block(text).split("\n")]
-    return lines
+    earlier = next((r for r in reversed(requests[:-1]) if not is_follow_up(r)), None)
+    if earlier is not None:
+        lines += ["Earlier request:", *quoted(earlier)]
+    answered = _answered(src.transcript)
+    if answered:
+        lines += ["It answers the agent's:", *quoted(clip_words(answered, 500))]
+    return [*lines, "Then:", *quoted(last)] if lines else quoted(last)
+
+
+def _answered(transcript: Transcript | None) -> str:
+    """The agent's last words before the user's last message (what a "yes" agrees to)."""
+    if transcript is None:
+        return ""
+    conversation = transcript.conversation
+    last_user = max((i for i, m in enumerate(conversation) if m.role == "user"), default=-1)
+    for message in reversed(conversation[:last_user]):
+        if message.role == "user":
+            return ""
+        if message.role == "assistant" and message.text.strip():
+            paragraphs = [p for p in message.text.strip().split("\n\n") if p.strip()]
+            return "\n\n".join(paragraphs[-2:])
+    return ""
 
 
 def files_lines(src: Sources) -> list[str]:
+    """The files in play, most recently touched first; a file the open plan or the last
+    request names comes before the rest (the agent goes back to it next)."""
     if src.facts is not None and src.facts.files:
         lines: list[str] = []
-        for touch in src.facts.recent_files():
+        for touch in _named_first(src, src.facts.recent_files()):
             if touch.action == "read" and touch.path.startswith(("/", "~")):
                 continue  # read outside the project (a skill, a temp file): not in play
             if len(lines) >= 20:
@@ -272,6 +295,21 @@ def files_lines(src: Sources) -> list[str]:
             lines.append(f"- `{touch.path}` ({what})")
         return lines
     return notes_lines(src.notes, "Files and Functions", "-")[:20]
+
+
+def _named_first(src: Sources, touches: list[FileTouch]) -> list[FileTouch]:
+    named = " ".join(
+        [p.text for p in src.plan if p.status in ("in_progress", "pending")]
+        + (src.transcript.user_requests()[-1:] if src.transcript is not None else [])
+    ).casefold()
+    if not named:
+        return touches
+
+    def mentioned(touch: FileTouch) -> bool:
+        base = touch.path.rsplit("/", 1)[-1].casefold()
+        return len(base) > 3 and base in named
+
+    return sorted(touches, key=lambda t: not mentioned(t))  # stable: recency kept within
 
 
 def error_lines(src: Sources) -> list[str]:
