@@ -74,13 +74,17 @@ def read(workspace: Workspace, session_id: str) -> Activity | None:
     return Activity(session_id, data) if isinstance(data, dict) else None
 
 
-def read_all(workspace: Workspace) -> list[Activity]:
-    """Every session's record (unreadable ones left out)."""
+def read_recent(workspace: Workspace, limit: int | None = None) -> list[Activity]:
+    """The records of the sessions written to most recently (all with no ``limit``), the
+    newest first; unreadable ones left out. A record is rewritten at every save of its
+    session, so its file time orders them without reading hundreds of old ones."""
     folder = workspace.state_dir / FOLDER
     try:
-        names = sorted(p.name for p in folder.iterdir() if p.suffix == ".json")
+        entries = [(p.stat().st_mtime, p.name) for p in folder.iterdir() if p.suffix == ".json"]
     except OSError:
         return []
+    entries.sort(reverse=True)
+    names = [name for _time, name in entries[:limit]]
     found = []
     for name in names:
         try:

@@ -143,6 +143,30 @@ def _other_lines(roster: Roster | None, shown: str | None, current: str | None) 
     return [session_line(v, now) for v in running + rest]
 
 
+def _resumption_note(workspace: Workspace) -> list[str]:
+    """The note an agent (or a person) left in ``memory/resumption.md`` with ``workmem end``:
+    its own words for the next session. A note a save wrote from the transcript says what
+    the handoff above says already, and is left out."""
+    from ..files.freetext import restore
+    from ..i18n import LANGUAGES, text
+    from ..journal.resumption import TEMPLATE, parse
+    from .work import saved_text
+
+    raw = saved_text(workspace, workspace.memory_dir / "resumption.md")
+    if raw is None or raw.strip() == TEMPLATE.strip():
+        return []
+    try:
+        note = restore(parse(raw).note).strip()
+    except Exception:
+        return []
+    automatic = {
+        text(lang, "save.resumption", sid="", stamp="", state="")[:12] for lang in LANGUAGES
+    }
+    if not note or any(note.startswith(prefix) for prefix in automatic):
+        return []
+    return [line for line in note.splitlines() if line.strip()][:20]
+
+
 def _memory_part(workspace: Workspace) -> Part:
     from .memories import memory_lines
 
@@ -279,6 +303,9 @@ def build_start(
         parts.append(Part("Where the work stands", _intro(target, src, now), 0.12, level=2))
         parts += work_parts(src)
         files = _session_files(workspace, target.session_id)
+    note = _resumption_note(workspace)
+    if note:
+        parts.append(Part("The note left for the next session", note, 0.12, level=3, rank=1))
     others = _other_lines(roster, shown, session_id)
     if others:
         parts.append(Part("Other sessions", others, 0.18, level=2))

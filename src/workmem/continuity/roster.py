@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from .repo_state import RepoState
 
 RUNNING_MINUTES = 10
+#: sessions looked at (the most recently active ones): enough for a handoff and its lines,
+#: and a start stays as cheap on a board of thousands of rows as on a new one
+RECENT = 24
 
 
 @dataclass
@@ -120,6 +123,10 @@ def _moment(text: str | None) -> datetime | None:
     if not text:
         return None
     try:
+        if len(text) == 16 and text[4] == "-" and text[10] == " ":  # the board's own form
+            return datetime(
+                int(text[:4]), int(text[5:7]), int(text[8:10]), int(text[11:13]), int(text[14:])
+            )
         return clock.parse_timestamp(text)
     except ValueError:
         return None
@@ -185,12 +192,14 @@ def read_roster(workspace: Workspace, *, now: datetime | None = None) -> Roster:
     except Exception as exc:  # a broken board costs its rows, never the rest of a start
         roster.board_problem = f"{type(exc).__name__}: {exc}"
     seen: set[str] = set()
-    for activity in records.read_all(workspace):
+    for activity in records.read_recent(workspace, RECENT):
         seen.add(activity.session_id)
         roster.sessions.append(_view(activity, rows.get(activity.session_id), activity.session_id))
-    for session_id, row in rows.items():
-        if session_id not in seen and row.status != "idle":
-            roster.sessions.append(_view(None, row, session_id))
+    # Rows the hooks never saw (another machine's, a CLI registration): the latest few,
+    # by their Updated At (the board's timestamps sort as text).
+    unseen = [r for sid, r in rows.items() if sid not in seen and r.status != "idle"]
+    unseen.sort(key=lambda r: r.updated_at, reverse=True)
+    roster.sessions += [_view(None, row, row.session_id) for row in unseen[:RECENT]]
     moment = now or clock.now()
     window = running_window(workspace)
     for view in roster.sessions:
