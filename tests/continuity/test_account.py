@@ -11,9 +11,9 @@ from workmem.continuity.account import (
     UNKNOWN,
     WAITING,
     build_account,
-    clip_words,
 )
 from workmem.continuity.account_text import headline
+from workmem.continuity.clip import clip_words
 from workmem.transcripts.model import Transcript
 from workmem.transcripts.read import read_transcript
 

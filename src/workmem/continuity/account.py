@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..transcripts.facts import TranscriptFacts, extract_facts, shell_command
+from .clip import clip_words, flatten
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ _COMMIT_LINE = re.compile(r"^\[([^\]\s]+)(?: \([^)]*\))? ([0-9a-f]{7,40})\] (.+)
 _HEREDOC = re.compile(r"<<'?\"?EOF'?\"?\s*\n(.*?)\n\s*EOF", re.S)
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 _FENCE = re.compile(r"```.*?(?:```|$)", re.S)
-_MARKUP = re.compile(r"^[\s>*#\-•\d.)]+|[*_`]+")
 #: the agent's words that state an outcome (English and the seeds' other languages)
 _DONE_WORDS = re.compile(
     r"\b(?:done|complete[d]?|finished|fixed|implemented|ported|added|created|updated|"
@@ -114,28 +114,6 @@ class SessionAccount:
     def empty(self) -> bool:
         """Nothing happened that the transcript shows (no request, no work)."""
         return not (self.last_request or self.has_plan or self.edited or self.closing)
-
-
-def flatten(text: str) -> str:
-    """One line of plain words: markdown marks and runs of space gone."""
-    lines = (_MARKUP.sub("", line).strip() for line in text.splitlines())
-    return " ".join(" ".join(line for line in lines if line).split())
-
-
-def clip_words(text: str, limit: int) -> str:
-    """At most ``limit`` characters, cut at a word (or a CJK character), never mid-word."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[: max(limit - 1, 1)]
-    space = cut.rfind(" ")
-    if space >= limit // 2 and not _ends_cjk(cut):
-        cut = cut[:space]
-    return cut.rstrip(" ,;:-–—") + "…"
-
-
-def _ends_cjk(text: str) -> bool:
-    return bool(text) and "\u3040" <= text[-1] <= "\ud7af"
 
 
 def sentences(text: str) -> list[str]:

@@ -153,6 +153,7 @@ def note_save(
     repo: dict[str, Any] | None,
     outcome: str | None,
     ended: bool,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """After a save: when, why, the repository then, and at a session end that it ended."""
     now = clock.stamp()
@@ -173,5 +174,6 @@ def note_save(
             data["outcome"] = outcome
         if ended:
             data["ended"] = now
+        data.update(extra or {})
 
     update(store, session_id, change)

@@ -87,7 +87,7 @@ def _hhmm(moment: datetime | None) -> str:
 
 def session_line(view: SessionView, now: datetime) -> str:
     """One line naming another session: agent, ID, topic, state, outcome."""
-    from .account import clip_words
+    from .clip import clip_words
     from .roster import age_words
 
     who = f"{_platform_name(view.platform)} session `{view.session_id}`"
@@ -147,13 +147,16 @@ def _resumption_note(workspace: Workspace) -> list[str]:
     """The note an agent (or a person) left in ``memory/resumption.md`` with ``workmem end``:
     its own words for the next session. A note a save wrote from the transcript says what
     the handoff above says already, and is left out."""
-    from ..files.freetext import restore
-    from ..i18n import LANGUAGES, text
-    from ..journal.resumption import TEMPLATE, parse
     from .work import saved_text
 
     raw = saved_text(workspace, workspace.memory_dir / "resumption.md")
-    if raw is None or raw.strip() == TEMPLATE.strip():
+    if raw is None:
+        return []
+    from ..files.freetext import restore
+    from ..i18n import LANGUAGES, text
+    from ..journal.resumption import TEMPLATE, parse
+
+    if raw.strip() == TEMPLATE.strip():
         return []
     try:
         note = restore(parse(raw).note).strip()

@@ -16,12 +16,12 @@ from pathlib import Path
 
 from ..errors import NotFoundError
 from ..root import Workspace
-from .briefing import Briefing, build_handoff
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
     from typing import Any
 
+    from .briefing import Briefing
     from .roster import Roster, SessionView
 
 
@@ -112,6 +112,8 @@ def handoff(
 ) -> Handoff:
     """The handoff of ``wanted`` (see ``pick``); with ``link`` and a ``current`` session,
     the continuation is written on the board (both sides, verified) first."""
+    from .briefing import build_handoff
+
     view, roster = pick(workspace, wanted, current=current, cwd=cwd, explicit=explicit)
     done = Handoff(
         build_handoff(workspace, view, roster=roster, current=current, home=home, budget=budget),

@@ -15,7 +15,7 @@ import re
 from datetime import date
 
 from ..root import Workspace
-from .account import clip_words, flatten
+from .clip import clip_words, flatten
 
 #: a memory shown whole when its text is at most this long (longer ones: the index line)
 SHORT_CHARS = 400

@@ -85,8 +85,11 @@ class SaveInput:
     path: Path
     transcript: Transcript
     home: Path | None = None
-    #: the notes run only when their token gates let them (a turn's end)
+    #: the notes run only when their token gates let them, and the snapshot only when what
+    #: it would say changed (a turn's end)
     gated: bool = False
+    #: what the snapshot part wrote from, to tell the next turn's save it has nothing new
+    basis: int | None = None
     _account: SessionAccount | None = None
 
     @property
@@ -166,10 +169,12 @@ def save_session(
                     if log is not None:
                         log(part, exc)
             outcome = _outcome_line(shared)
+        basis = shared.basis
     else:
-        outcome = None
+        outcome, basis = None, None
     if session_id:
-        _note_activity(workspace, session_id, reason, transcript, cwd, outcome, ended, log)
+        extra = {"snapshot_basis": basis} if basis is not None else {}
+        _note_activity(workspace, session_id, reason, transcript, cwd, outcome, ended, log, extra)
     report.seconds = time.perf_counter() - started
     _record(workspace, report)
     return report
@@ -193,6 +198,7 @@ def _note_activity(
     outcome: str | None,
     ended: bool,
     log: Callable[[str, BaseException], None] | None,
+    extra: dict[str, Any],
 ) -> None:
     """The session's own activity record: when it saved, the repository then, its outcome,
     and at a session end that it ended (what the next session's handoff reads)."""
@@ -210,6 +216,7 @@ def _note_activity(
             repo=repo.to_dict() if repo is not None else None,
             outcome=outcome,
             ended=ended,
+            extra=extra,
         )
     except Exception as exc:  # derived state: a lost record costs a detail of the handoff
         if log is not None:
@@ -336,16 +343,18 @@ def _snapshot(job: SaveInput) -> str:
     from ..transcripts.facts import describe_file, extract_facts
 
     ctx = BoardContext.open(job.workspace.root, platform=job.platform)
+    language = ctx.language()
+    state = job.state(language)
+    edited = extract_facts(job.transcript).edited[:20]
+    if _unchanged_since_last_turn(job, state, [f.path for f in edited]):
+        return "unchanged since the last turn"
     row = ctx.index.read().get(job.session_id)
     if row is None:
         raise LookupError(f"session {job.session_id} is not on the board")
     change = SnapshotChange()
-    language = ctx.language()
-    state = job.state(language)
     if state:
         change.add(CURRENT_CONTEXT, f"{AUTO_SAVED[language]} ({clock.stamp()}): {state}")
     _plan_and_decisions(job, change, ctx.snapshot_text(job.session_id))
-    edited = extract_facts(job.transcript).edited[:20]
     if edited:
         change.add(FILES, "\n".join(f"`{f.path}` — {describe_file(f)}" for f in edited))
     # The agent's own words win: a placeholder topic is filled in; the summary follows the
@@ -360,6 +369,23 @@ def _snapshot(job: SaveInput) -> str:
     if result.row is not None and (summary != row.summary or written_by_save is not None):
         _remember_auto_summary(job.workspace, job.session_id, result.row.summary)
     return f"{result.row.status}; topic {result.row.topic!r}" if result.row else "updated"
+
+
+def _unchanged_since_last_turn(job: SaveInput, state: str, files: list[str]) -> bool:
+    """At a turn's end, whether the snapshot would say what it says already (the same
+    account, plan, decisions and files as at the last save): then the board is not
+    rewritten for nothing. Other saves always write."""
+    import zlib
+
+    account = job.account
+    said = [state, *files, *(t for _s, t in account.open), *account.done, *account.decisions]
+    job.basis = zlib.crc32("\n".join(said).encode("utf-8", "replace"))
+    if not job.gated:
+        return False
+    from .activity import read
+
+    record = read(job.workspace, job.session_id)
+    return record is not None and record.data.get("snapshot_basis") == job.basis
 
 
 def _plan_and_decisions(job: SaveInput, change: Any, snapshot: str | None) -> None:

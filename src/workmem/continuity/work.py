@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..root import Workspace
-from .account import clip_words
+from .clip import clip_words
 from .fit import Part
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)

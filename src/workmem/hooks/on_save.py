@@ -53,7 +53,8 @@ def _save(
         ended=ended,
         gated=gated,
     )
-    refresh_soon(run.workspace.root)  # the next search finds the index up to date
+    if not gated:  # a turn's end leaves the index to the next search (it refreshes itself)
+        refresh_soon(run.workspace.root)  # the next search finds the index up to date
     if not tell:
         return Reply()
     saved = ", ".join(report.done) or "nothing"

@@ -61,6 +61,8 @@ def _register(run: HookRun) -> str | None:
     try:
         return memory_session(run, register=True)
     except WorkmemError as exc:
+        if not run.workspace.memory_dir.is_dir():
+            raise  # no memory folder to read either: the hook fails open, says nothing
         from .runner import log_failure
 
         log_failure(run.workspace, f"{run.inp.platform}:{run.inp.event}/register", exc)
