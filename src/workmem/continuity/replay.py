@@ -1,31 +1,40 @@
-"""Replaying a recorded session up to a line through workmem's hooks, as the agent would.
+"""Replaying a recorded session through workmem's hooks, as the agent would.
 
-The prefix of the transcript goes into a fresh HOME in the platform's own layout, a fresh
-memory root is made, and the hooks run as separate processes (``workmem hook …``) exactly
-as the platform starts them: session start, the last user prompt, pre-compact, then session
-start after the compaction. What that last hook answers is the context the agent would get.
+Each replay has a sandbox: a fresh HOME where the transcript sits in the platform's own
+layout (``layouts``) and a fresh project with its memory root. The hooks run as separate
+processes (``workmem hook …``) with the platform's own event names and JSON
+(``hook_shapes``). The clocks agree: every hook runs with ``WORKMEM_NOW`` set to the time
+the recording says that moment happened, and the transcript file's mtime is set to the
+time of its last written unit, so "how long ago" reads the same from the memory's own
+times and from the files'. Work a hook leaves running in the background (a detached
+extraction) is waited for before the next step, as the minutes between real turns would.
+
+``replay`` is the continuity benchmark's: session start, the last request, pre-compact,
+and what the platform gives back after the compaction.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
+import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
+from . import hook_shapes as shapes
+from .layouts import Placed
 from .truth import Recording
 
-#: platform -> its hook event names for: start, prompt, pre-compact
-EVENTS = {
-    "claude-code": ("SessionStart", "UserPromptSubmit", "PreCompact"),
-    "codex": ("SessionStart", "UserPromptSubmit", "PreCompact"),
-}
 HOOK_TIMEOUT = 60.0
+QUIET_TIMEOUT = 60.0
+#: the long-term memories every replay starts with (their content must reach a start)
+SEED_ACTIVE = "Deploys go through the staging cluster first, never straight to production."
+SEED_FEEDBACK = "Always run the linter before proposing a commit."
+_FOREIGN_ENV = ("WORKMEM_", "CLAUDE_", "CODEX_", "GEMINI_", "CURSOR_", "OPENCLAW_")
 
 
 @dataclass
@@ -34,14 +43,13 @@ class Replay:
     #: hook name -> wall seconds
     times: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    #: what the session start (startup) gave, before any work
+    start_context: str = ""
 
 
-def _transcript_path(home: Path, root: Path, rec: Recording) -> Path:
-    if rec.platform == "codex":
-        folder = home / ".codex" / "sessions" / "2026" / "01" / "01"
-        return folder / f"rollout-2026-01-01T00-00-00-{rec.session_id}.jsonl"
-    encoded = re.sub(r"[^A-Za-z0-9]", "-", str(root))
-    return home / ".claude" / "projects" / encoded / f"{rec.session_id}.jsonl"
+def workmem_now(moment: float) -> str:
+    """``WORKMEM_NOW`` for an epoch time: the local wall time, as the memory writes it."""
+    return datetime.fromtimestamp(moment).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 def run_hook(
@@ -69,56 +77,228 @@ def run_hook(
     return done.stdout, elapsed, problem
 
 
-def _context_of(stdout: str) -> str:
-    text = stdout.strip()
-    if not text:
-        return ""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text
-    specific = data.get("hookSpecificOutput") if isinstance(data, dict) else None
-    if isinstance(specific, dict) and isinstance(specific.get("additionalContext"), str):
-        return str(specific["additionalContext"])
-    return ""
+def busy(base: Path) -> bool:
+    """Is any process still working inside ``base`` (named in its command line, or its
+    folder)? Linux only (``/proc``); elsewhere nothing is waited for."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return False
+    mark, me = str(base).encode(), os.getpid()
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        try:
+            if mark in (entry / "cmdline").read_bytes():
+                return True
+            if str((entry / "cwd").readlink()).startswith(str(base)):
+                return True
+        except OSError:
+            continue
+    return False
 
 
-def replay(rec: Recording, cut_line: int, request: str | None, *, budget: int) -> Replay:
-    """Run the hooks on the transcript's lines ``0..cut_line`` in a fresh HOME and root."""
-    with tempfile.TemporaryDirectory(prefix="workmem-continuity-") as tmp:
-        home, root = Path(tmp) / "home", Path(tmp) / "project"
-        root.mkdir(parents=True)
-        (root / "workmem.toml").write_text(f"[hooks]\nresume_tokens = {budget}\n")
-        transcript = _transcript_path(home, root, rec)
-        transcript.parent.mkdir(parents=True)
-        transcript.write_bytes(b"\n".join(rec.lines[: cut_line + 1]) + b"\n")
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("WORKMEM_", "CLAUDE_", "CODEX_"))
-        }
-        env.update(HOME=str(home), PYTHONDONTWRITEBYTECODE="1")
-        start, prompt, compact = EVENTS[rec.platform]
-        base: dict[str, object] = {
-            "session_id": rec.session_id,
-            "transcript_path": str(transcript),
-            "cwd": str(root),
-        }
-        steps: list[tuple[str, str, dict[str, object]]] = [
-            ("startup", start, {"hook_event_name": start, "source": "startup"}),
-            ("prompt", prompt, {"hook_event_name": prompt, "prompt": request or ""}),
-            ("pre-compact", compact, {"hook_event_name": compact, "trigger": "auto"}),
-            ("resume", start, {"hook_event_name": start, "source": "compact"}),
+@dataclass
+class Sandbox:
+    """A fresh HOME and project under ``base``; its memory root is ``project/memory``."""
+
+    base: Path
+    times: dict[str, float] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    waited: float = 0.0
+
+    @property
+    def home(self) -> Path:
+        return self.base / "home"
+
+    @property
+    def root(self) -> Path:
+        return self.base / "project"
+
+    @classmethod
+    def create(cls, base: Path, budget: int | None = None) -> Sandbox:
+        box = cls(base)
+        box.home.mkdir(parents=True, exist_ok=True)
+        box.root.mkdir(parents=True, exist_ok=True)
+        settings = f"[hooks]\nresume_tokens = {budget}\n" if budget else ""
+        (box.root / "workmem.toml").write_text(settings)
+        return box
+
+    def env(self, moment: float | None, *, foreground: bool = False) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(_FOREIGN_ENV)}
+        env.update(HOME=str(self.home), PYTHONDONTWRITEBYTECODE="1")
+        if moment is not None:
+            env["WORKMEM_NOW"] = workmem_now(moment)
+        if foreground:
+            env["WORKMEM_HOOK_FOREGROUND"] = "1"
+        return env
+
+    def hook(
+        self,
+        platform: str,
+        step: str,
+        data: dict[str, object],
+        moment: float | None,
+        *,
+        label: str | None = None,
+        foreground: bool = False,
+    ) -> str | None:
+        """Run the platform's hook for ``step``; its stdout, or None when workmem does not
+        hook that step on this platform. Background work it started is waited for."""
+        event = shapes.event_name(platform, step)
+        if event is None:
+            return None
+        env = self.env(moment, foreground=foreground)
+        out, seconds, problem = run_hook(event, platform, data, self.root, env)
+        key = label or step
+        self.times[key] = self.times.get(key, 0.0) + seconds
+        if problem:
+            self.failures.append(problem)
+        self.wait_quiet()
+        return out
+
+    def wait_quiet(self) -> None:
+        started = time.perf_counter()
+        while busy(self.base) and time.perf_counter() - started < QUIET_TIMEOUT:
+            time.sleep(0.05)
+        self.waited += time.perf_counter() - started
+
+    def seed_memory(self, moment: float | None, cache: Path | None = None) -> None:
+        """A MEMORY.md ``## Active`` entry and a short feedback memory, written as a person
+        would (``workmem init`` and ``workmem memory add``). With a ``cache`` folder, a seed
+        made at the same time before is copied instead (the files name no path)."""
+        kept = (
+            cache / (workmem_now(moment).replace(":", "-") if moment else "now") if cache else None
+        )
+        if kept is not None and kept.is_dir():
+            shutil.copytree(kept, self.root, dirs_exist_ok=True)
+            return
+        self._seed(moment)
+        if kept is not None and not self.failures:
+            kept.mkdir(parents=True)
+            shutil.copy2(self.root / "MEMORY.md", kept / "MEMORY.md")
+            shutil.copytree(self.root / "memory", kept / "memory")
+
+    def _seed(self, moment: float | None) -> None:
+        env = self.env(moment)
+        commands = [
+            ["init"],
+            [
+                "memory",
+                "add",
+                "--type",
+                "feedback",
+                "--topic",
+                "linter",
+                "--description",
+                "lint before commits",
+                "--content",
+                SEED_FEEDBACK,
+            ],
         ]
+        for argv in commands:
+            done = subprocess.run(
+                [sys.executable, "-m", "workmem", *argv, "--root", str(self.root)],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=HOOK_TIMEOUT,
+                check=False,
+            )
+            if done.returncode != 0:
+                self.failures.append(f"seed {argv[0]}: {done.stderr.strip()[-200:]}")
+        index = self.root / "MEMORY.md"
+        text = index.read_text(encoding="utf-8") if index.is_file() else "# Long-term memory\n"
+        if "## Active" in text:
+            text = text.replace("## Active\n", f"## Active\n\n- {SEED_ACTIVE}\n", 1)
+        else:
+            text += f"\n## Active\n\n- {SEED_ACTIVE}\n"
+        index.write_text(text, encoding="utf-8")
+
+    def hook_log(self) -> list[str]:
+        log = self.root / "memory" / ".workmem" / "hook.log"
+        if not log.is_file():
+            return []
+        return [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+
+    def keep(self, dest: Path) -> None:
+        """A copy of the whole sandbox, to come back to (``restore``)."""
+        shutil.copytree(self.base, dest, symlinks=True)
+
+    def restore(self, kept: Path) -> None:
+        """The sandbox as it was when ``kept`` was made, at the same paths (the memory names
+        its transcripts by absolute path)."""
+        shutil.rmtree(self.base)
+        shutil.copytree(kept, self.base, symlinks=True)
+
+
+def _request_line(rec: Recording, cut_line: int) -> int:
+    lines = [said.line for said in rec.requests if said.line <= cut_line]
+    return lines[-1] if lines else cut_line
+
+
+def replay(
+    rec: Recording,
+    cut_line: int,
+    request: str | None,
+    *,
+    budget: int,
+    seed: bool = True,
+    seed_cache: Path | None = None,
+) -> Replay:
+    """Start, last request, pre-compact at ``cut_line``, then what the platform gives back
+    after a compaction (Claude Code and Codex: session start ``compact``; Gemini CLI: the
+    next prompt's hook; OpenClaw: the next bootstrap; Cursor: its rules file)."""
+    import tempfile
+
+    platform = rec.platform
+    with tempfile.TemporaryDirectory(prefix="workmem-continuity-") as tmp:
+        box = Sandbox.create(Path(tmp), budget)
+        placed = Placed(rec, box.home, box.root)
+        first, cut_time = rec.time_at(0), rec.time_at(cut_line)
+        if seed:
+            box.seed_memory(first - 86400 if first is not None else None, seed_cache)
+        asked = _request_line(rec, cut_line)
+        path = placed.write(0, first)
+
+        def shaped(
+            step: str, text: str | None = None, source: str = "startup"
+        ) -> dict[str, object]:
+            return shapes.payload(
+                platform,
+                step,
+                session_id=rec.session_id,
+                transcript=path,
+                root=box.root,
+                text=text,
+                source=source,
+            )
+
         result = Replay("")
-        out = ""
-        for label, event, extra in steps:
-            out, seconds, problem = run_hook(event, rec.platform, {**base, **extra}, root, env)
-            result.times[label] = seconds
-            if problem:
-                result.failures.append(problem)
-        log = root / "memory" / ".workmem" / "hook.log"
-        if log.is_file():
-            result.failures += [line for line in log.read_text().splitlines() if line.strip()]
-        result.context = _context_of(out)
+        out = box.hook(platform, shapes.START, shaped(shapes.START), first, label="startup")
+        result.start_context = shapes.model_context(platform, shapes.START, out or "", box.root)
+        placed.write(asked, rec.time_at(asked))
+        box.hook(platform, shapes.PROMPT, shaped(shapes.PROMPT, request or ""), rec.time_at(asked))
+        placed.write(cut_line, cut_time)
+        out = box.hook(platform, shapes.COMPACT, shaped(shapes.COMPACT), cut_time)
+        if platform == "cursor":
+            context = shapes.model_context(platform, shapes.COMPACT, out or "", box.root)
+        elif platform == "gemini":
+            later = [s.text for s in rec.requests if s.line > cut_line]
+            nxt = later[0] if later else "continue"
+            out = box.hook(
+                platform, shapes.PROMPT, shaped(shapes.PROMPT, nxt), cut_time, label="resume"
+            )
+            context = shapes.model_context(platform, shapes.PROMPT, out or "", box.root)
+        else:
+            out = box.hook(
+                platform,
+                shapes.START,
+                shaped(shapes.START, source="compact"),
+                cut_time,
+                label="resume",
+            )
+            context = shapes.model_context(platform, shapes.START, out or "", box.root)
+        result.context = context
+        result.times = dict(box.times)
+        result.failures = box.failures + box.hook_log()
         return result
