@@ -130,7 +130,8 @@ def _spread(candidates: list[int], count: int) -> list[int]:
 
 
 def cut_points(rec: Recording, count: int) -> list[tuple[int, str]]:
-    """(line, kind): after plan updates with an item in progress, else at 1/2 and 3/4."""
+    """Up to ``count`` (line, kind): after plan updates with an item in progress, else at
+    1/2 and 3/4 of the tool calls."""
     ends = {s.line: s.end_line for s in rec.steps}
     candidates: list[int] = []
     for line, state in rec.plans:
@@ -147,7 +148,7 @@ def cut_points(rec: Recording, count: int) -> list[tuple[int, str]]:
         at = len(steps) * n // d - 1
         if at >= 0 and len(steps) - at - 1 >= SPREAD_MIN_AFTER:
             cuts.append((steps[at].end_line, "spread"))
-    return cuts
+    return cuts[: max(count, 0)]
 
 
 def _tail_text(rec: Recording, line: int, tokens: int) -> str:

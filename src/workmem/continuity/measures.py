@@ -170,6 +170,8 @@ class Agreement:
     """What a saved account says of the plan, against the plan it should report."""
 
     items: int = 0
+    #: every item of the plan was done or dropped
+    finished: bool = False
     #: per document: items it names, names with a readable state, with the right one,
     #: and 1 when it calls a finished plan "in progress"
     documents: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -209,16 +211,26 @@ _OPEN_WORDS = re.compile(
 _IN_PROGRESS = re.compile(r"in[ _]progress", re.I)
 
 
-def _said_state(line: str, heading: str) -> str | None:
-    """Done or open, from the line's own mark first, else the heading it sits under."""
+_LABEL = re.compile(r"([^\W\d_][\w \-]{0,30}):(?=\s)", re.U)
+
+
+def _state_of(text: str) -> str | None:
+    is_done, is_open = bool(_DONE_WORDS.search(text)), bool(_OPEN_WORDS.search(text))
+    if is_done == is_open:
+        return None
+    return DONE if is_done else OPEN
+
+
+def _said_state(line: str, at: int, heading: str) -> str | None:
+    """Done or open: the line's own mark, else the last label before the item on its line
+    ("in progress: a. next: b; c", "3 done: a; b"), else the heading it sits under."""
     mark = _MARK.match(line)
     if mark:
         return _MARK_STATE[mark.group(1).lower()]
-    for text in (line.split(":", 1)[0] if ":" in line else "", heading):
-        is_done, is_open = bool(_DONE_WORDS.search(text)), bool(_OPEN_WORDS.search(text))
-        if is_done != is_open:
-            return DONE if is_done else OPEN
-    return None
+    labels = _LABEL.findall(line[:at])
+    if labels:
+        return _state_of(labels[-1])
+    return _state_of(heading)
 
 
 def _document(plan: PlanState, text: str, finished: bool) -> dict[str, int]:
@@ -238,10 +250,11 @@ def _document(plan: PlanState, text: str, finished: bool) -> dict[str, int]:
         lowered = flat(line)
         for item, status in plan:
             wanted = _clean_item(item)
-            if not wanted or wanted not in lowered:
+            at = lowered.find(wanted) if wanted else -1
+            if at < 0:
                 continue
             named.add(item)
-            state = _said_state(line, heading)
+            state = _said_state(lowered, at, heading)
             if state is not None:
                 checked += 1
                 agree += state == truth_state(status)
@@ -260,7 +273,7 @@ def account_agreement(plan: PlanState | None, documents: dict[str, str]) -> Agre
     called "in progress" (a non-empty line under such a heading, or on such a line)."""
     plan = plan or []
     finished = bool(plan) and all(truth_state(s) != OPEN for _, s in plan)
-    result = Agreement(items=len(plan))
+    result = Agreement(items=len(plan), finished=finished)
     for name, text in documents.items():
         result.documents[name] = _document(plan, text, finished)
     return result

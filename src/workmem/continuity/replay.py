@@ -77,6 +77,58 @@ def run_hook(
     return done.stdout, elapsed, problem
 
 
+def call_here(argv: list[str], stdin: str, cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
+    """Run ``workmem ARGV`` inside this process, as its own process would run it: the
+    environment, folder, stdin and stdout are this call's and are given back after.
+    Only from a process's main thread (a hook's deadline is a signal), one call at a time."""
+    import contextlib
+    import io
+
+    from ..cli import main
+    from ..retrieval.tokens import set_mode
+
+    saved_env, saved_cwd = dict(os.environ), Path.cwd()
+    out, err = io.StringIO(), io.StringIO()
+    saved_in = sys.stdin
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exit_:
+                code = exit_.code if isinstance(exit_.code, int) else 1
+    finally:
+        sys.stdin = saved_in
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        set_mode(None)  # a hook sets the quick token estimate for its process
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_hook_here(
+    event: str, platform: str, payload: dict[str, object], root: Path, env: dict[str, str]
+) -> tuple[str, float, str | None]:
+    """``run_hook`` without a new process (``call_here``)."""
+    started = time.perf_counter()
+    code, out, err = call_here(
+        ["hook", event, "--platform", platform], json.dumps(payload), root, env
+    )
+    problem = f"{event} exited {code}: {err.strip()[-300:]}" if code != 0 else None
+    return out, time.perf_counter() - started, problem
+
+
+def scratch() -> str | None:
+    """Where sandboxes go: a memory-backed folder when the system has one (``/dev/shm``),
+    so the thousands of small synced writes and copies of a run cost little; else the
+    system's temporary folder. Hook times measured there are not what a disk costs."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
+
+
 def busy(base: Path) -> bool:
     """Is any process still working inside ``base`` (named in its command line, or its
     folder)? Linux only (``/proc``); elsewhere nothing is waited for."""
@@ -102,6 +154,8 @@ class Sandbox:
     """A fresh HOME and project under ``base``; its memory root is ``project/memory``."""
 
     base: Path
+    #: run the hooks inside this process (``call_here``) instead of one process each
+    inprocess: bool = False
     times: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     waited: float = 0.0
@@ -115,8 +169,8 @@ class Sandbox:
         return self.base / "project"
 
     @classmethod
-    def create(cls, base: Path, budget: int | None = None) -> Sandbox:
-        box = cls(base)
+    def create(cls, base: Path, budget: int | None = None, *, inprocess: bool = False) -> Sandbox:
+        box = cls(base, inprocess)
         box.home.mkdir(parents=True, exist_ok=True)
         box.root.mkdir(parents=True, exist_ok=True)
         settings = f"[hooks]\nresume_tokens = {budget}\n" if budget else ""
@@ -148,7 +202,8 @@ class Sandbox:
         if event is None:
             return None
         env = self.env(moment, foreground=foreground)
-        out, seconds, problem = run_hook(event, platform, data, self.root, env)
+        runner = run_hook_here if self.inprocess else run_hook
+        out, seconds, problem = runner(event, platform, data, self.root, env)
         key = label or step
         self.times[key] = self.times.get(key, 0.0) + seconds
         if problem:
@@ -174,9 +229,15 @@ class Sandbox:
             return
         self._seed(moment)
         if kept is not None and not self.failures:
-            kept.mkdir(parents=True)
-            shutil.copy2(self.root / "MEMORY.md", kept / "MEMORY.md")
-            shutil.copytree(self.root / "memory", kept / "memory")
+            # made aside, then renamed: two replays seeding at once both end up with one
+            aside = kept.parent / f".{kept.name}-{os.getpid()}-{id(self)}"
+            aside.mkdir(parents=True)
+            shutil.copy2(self.root / "MEMORY.md", aside / "MEMORY.md")
+            shutil.copytree(self.root / "memory", aside / "memory")
+            try:
+                aside.rename(kept)
+            except OSError:
+                shutil.rmtree(aside, ignore_errors=True)
 
     def _seed(self, moment: float | None) -> None:
         env = self.env(moment)
@@ -196,16 +257,21 @@ class Sandbox:
             ],
         ]
         for argv in commands:
-            done = subprocess.run(
-                [sys.executable, "-m", "workmem", *argv, "--root", str(self.root)],
-                capture_output=True,
-                text=True,
-                env=env,
-                timeout=HOOK_TIMEOUT,
-                check=False,
-            )
-            if done.returncode != 0:
-                self.failures.append(f"seed {argv[0]}: {done.stderr.strip()[-200:]}")
+            argv = [*argv, "--root", str(self.root)]
+            if self.inprocess:
+                code, _out, err = call_here(argv, "", self.root, env)
+            else:
+                done = subprocess.run(
+                    [sys.executable, "-m", "workmem", *argv],
+                    capture_output=True,
+                    text=True,
+                    env=env,
+                    timeout=HOOK_TIMEOUT,
+                    check=False,
+                )
+                code, err = done.returncode, done.stderr
+            if code != 0:
+                self.failures.append(f"seed {argv[0]}: {err.strip()[-200:]}")
         index = self.root / "MEMORY.md"
         text = index.read_text(encoding="utf-8") if index.is_file() else "# Long-term memory\n"
         if "## Active" in text:
