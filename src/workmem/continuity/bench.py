@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import NotFoundError
 from .measures import Precision, memory_present, plan_precision, repeated_lines
 from .replay import SEED_ACTIVE, SEED_FEEDBACK, replay
 from .score import Parts, score
@@ -218,6 +219,8 @@ def run(
                 )
                 cut.compact_tokens = count_tokens(point.summary)
                 results.append(cut)
+    if not results:
+        raise NotFoundError(_nothing_to_cut(data, without_cut, unreadable))
     summary = summarize(results, budget)
     summary["platforms"] = {
         platform: summarize([c for c in results if c.platform == platform], budget, short=True)
@@ -231,6 +234,14 @@ def run(
         "cuts": [c.to_dict(with_context=with_context) for c in results],
         "summary": summary,
     }
+
+
+def _nothing_to_cut(data: Path, without_cut: list[str], unreadable: dict[str, str]) -> str:
+    """Why a folder gave no cut at all, session by session."""
+    reasons = [f"{name}: too few tool calls" for name in without_cut]
+    reasons += [f"{Path(name).name}: {why}" for name, why in unreadable.items()]
+    found = "; ".join(reasons[:8]) or "no .jsonl or .json transcript in it"
+    return f"no session under {data} could be cut ({found})"
 
 
 def is_empty(context: str) -> bool:

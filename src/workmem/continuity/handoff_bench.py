@@ -312,6 +312,13 @@ def run(
     """Every planned cut, case and target; the report with its summary."""
     started = time.perf_counter()
     plan = plan_run(data, cuts=cuts, all_pairs=all_pairs, targets=targets)
+    if not plan.sources:
+        from ..errors import NotFoundError
+
+        found = "; ".join(f"{Path(k).name}: {v}" for k, v in list(plan.skipped.items())[:8])
+        raise NotFoundError(
+            f"no session under {data} could be cut ({found or 'no transcript in it'})"
+        )
     results: list[SourceResult] = []
     with tempfile.TemporaryDirectory(prefix="workmem-seeds-", dir=scratch()) as seeds:
         common: dict[str, Any] = {

@@ -134,14 +134,24 @@ def plan_precision(plan: PlanState | None, context: str) -> Precision:
     return result
 
 
+_LEAD_LABEL = re.compile(r"^[^:\n]{1,40}:\s+")
+_QUOTES = "\"'“”‘’«»「」『』> "
+
+
 def _units(context: str) -> list[str]:
+    """Lines, split into sentences, without list marks, a leading label ("Where I left
+    it: …", "last request: …") or quotes: what a reader would see as the same words."""
     units: list[str] = []
     for line in context.splitlines():
         body = _BULLET.sub("", line).strip()
         if not body:
             continue
         sentences = [s for s in _SENTENCE_END.split(body) if s.strip()]
-        units += sentences if len(sentences) > 1 else [body]
+        for sentence in sentences if len(sentences) > 1 else [body]:
+            rest = _LEAD_LABEL.sub("", sentence, count=1)
+            if len(content_words(rest)) >= REPEAT_MIN_WORDS:
+                sentence = rest
+            units.append(sentence.strip(_QUOTES))
     return units
 
 
@@ -152,7 +162,7 @@ def repeated_lines(context: str) -> list[str]:
     for unit in _units(context):
         if len(content_words(unit)) < REPEAT_MIN_WORDS:
             continue
-        key = _clean_item(unit)
+        key = _clean_item(unit).strip(_QUOTES)
         if key in seen:
             repeats.append(unit)
         seen.add(key)
