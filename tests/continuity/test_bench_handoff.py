@@ -141,6 +141,11 @@ def test_the_replay_keeps_the_recordings_clock(tmp_path: Path) -> None:
     board = (box.root / "memory" / "index.md").read_text()
     assert f"| {first} |" in board
     assert source.transcript.stat().st_mtime == rec.time_at(cut) == source.last
+    # and so are the memory files' own mtimes: written at moments of the recording
+    first_time = rec.time_at(0) or 0
+    for path in (box.root / "memory").rglob("*"):
+        if path.is_file():
+            assert first_time - 86400 <= path.stat().st_mtime <= source.last, path
     # The recorded session was made in /proj: it now reads as made in the project.
     assert b'"cwd": "/proj"' not in source.transcript.read_bytes()
     assert str(box.root).encode() in source.transcript.read_bytes()
@@ -223,3 +228,21 @@ def test_a_placed_gemini_chat_names_the_project(tmp_path: Path) -> None:
     assert written["projectHash"] == path.parent.parent.name != "elsewhere"
     assert path.name.startswith("session-") and path.suffix == ".json"
     assert rec.document["projectHash"] == "elsewhere"  # the recording itself is untouched
+
+
+def test_work_left_running_in_a_sandbox_is_seen(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from workmem.continuity.replay import busy
+
+    if not Path("/proc").is_dir():
+        pytest.skip("no /proc: nothing is waited for here")
+    assert not busy(tmp_path)
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"], cwd=tmp_path)
+    try:
+        assert busy(tmp_path)
+    finally:
+        child.kill()
+        child.wait()
+    assert not busy(tmp_path)

@@ -71,8 +71,8 @@ def cmd_bench_continuity(args: argparse.Namespace) -> int:
         say(
             f"{platform:11} {s['transcripts']:>5} {s['cuts']:>4} {_fmt(s['score']):>5} "
             f"{_fmt(s['plan']):>5} {_fmt(s['request']):>5} {_fmt(s['files']):>5} "
-            f"{s['empty_contexts']:>5} {_fmt(s['tokens_median']):>7} "
-            f"{_fmt(s['start_tokens_median']):>9} {_fmt(s['plan_precision']):>9} "
+            f"{s['empty_contexts']:>5} {s['tokens_median']:>7.0f} "
+            f"{s['start_tokens_median']:>9.0f} {_fmt(s['plan_precision']):>9} "
             f"{s['repeated_lines']:>7} {memory:>15}"
         )
     say("")

@@ -203,13 +203,28 @@ class Sandbox:
             return None
         env = self.env(moment, foreground=foreground)
         runner = run_hook_here if self.inprocess else run_hook
+        wall = time.time()
         out, seconds, problem = runner(event, platform, data, self.root, env)
         key = label or step
         self.times[key] = self.times.get(key, 0.0) + seconds
         if problem:
             self.failures.append(problem)
         self.wait_quiet()
+        if moment is not None:
+            self.settle(wall, moment)
         return out
+
+    def settle(self, since: float, moment: float) -> None:
+        """Files written since ``since`` (wall clock) were written at ``moment`` of the
+        recording: their mtimes say so, like the times inside them (``WORKMEM_NOW``)."""
+        for folder, _dirs, names in os.walk(self.base):
+            for name in names:
+                path = Path(folder) / name
+                try:
+                    if not path.is_symlink() and path.stat().st_mtime >= since - 1:
+                        os.utime(path, (moment, moment))
+                except OSError:
+                    continue
 
     def wait_quiet(self) -> None:
         started = time.perf_counter()
@@ -227,7 +242,10 @@ class Sandbox:
         if kept is not None and kept.is_dir():
             shutil.copytree(kept, self.root, dirs_exist_ok=True)
             return
+        wall = time.time()
         self._seed(moment)
+        if moment is not None:
+            self.settle(wall, moment)
         if kept is not None and not self.failures:
             # made aside, then renamed: two replays seeding at once both end up with one
             aside = kept.parent / f".{kept.name}-{os.getpid()}-{id(self)}"
