@@ -21,7 +21,7 @@ from workmem.continuity.handoff_replay import (
 )
 from workmem.continuity.handoff_report import pair_lines, summary_lines
 from workmem.continuity.layouts import TARGETS, Placed, add_prompt, new_session, transcript_path
-from workmem.continuity.replay import Sandbox, call_here
+from workmem.continuity.sandbox import Sandbox, call_here
 from workmem.continuity.truth import read_recording
 from workmem.hooks.events import canonical_event
 from workmem.hooks.io import parse_input
@@ -234,7 +234,7 @@ def test_work_left_running_in_a_sandbox_is_seen(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from workmem.continuity.replay import busy
+    from workmem.continuity.sandbox import busy
 
     if not Path("/proc").is_dir():
         pytest.skip("no /proc: nothing is waited for here")

@@ -46,7 +46,7 @@ from .measures import (
     plan_precision,
     repeated_lines,
 )
-from .replay import Sandbox, scratch
+from .sandbox import Sandbox, scratch
 from .score import Parts, score
 from .truth import Recording
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from . import hook_shapes as shapes
 from .layouts import Placed, add_prompt, new_session, transcript_path
-from .replay import Sandbox
+from .sandbox import Sandbox
 from .truth import Recording, Said
 
 MAX_TURNS = 6
