@@ -241,7 +241,8 @@ def test_work_left_running_in_a_sandbox_is_seen(tmp_path: Path) -> None:
     assert not busy(tmp_path)
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"], cwd=tmp_path)
     try:
-        assert busy(tmp_path)
+        assert busy(tmp_path) and busy(tmp_path, own_only=True)
+        assert not busy(tmp_path / "elsewhere", own_only=True)
     finally:
         child.kill()
         child.wait()

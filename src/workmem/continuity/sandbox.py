@@ -115,16 +115,45 @@ def scratch() -> str | None:
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
 
 
-def busy(base: Path) -> bool:
+def _descendants(pid: int) -> list[int] | None:
+    """The processes started under ``pid`` (children, theirs, …), from the kernel's own
+    lists; None where the kernel keeps none."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        tasks = Path(f"/proc/{todo.pop()}/task")
+        try:
+            lists = [task / "children" for task in tasks.iterdir()]
+        except OSError:
+            continue
+        for listing in lists:
+            try:
+                children = [int(c) for c in listing.read_text().split()]
+            except FileNotFoundError:
+                return None  # no children lists in this kernel
+            except (OSError, ValueError):
+                continue
+            found += children
+            todo += children
+    return found
+
+
+def busy(base: Path, *, own_only: bool = False) -> bool:
     """Is any process still working inside ``base`` (named in its command line, or its
-    folder)? Linux only (``/proc``); elsewhere nothing is waited for."""
+    folder)? ``own_only``: only this process's descendants can be (hooks run here, so
+    what they start in the background is ours). Linux only (``/proc``); elsewhere
+    nothing is waited for."""
     proc = Path("/proc")
     if not proc.is_dir():
         return False
     mark, me = str(base).encode(), os.getpid()
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == me:
-            continue
+    pids = _descendants(me) if own_only else None
+    entries = (
+        [proc / str(pid) for pid in pids]
+        if pids is not None
+        else [e for e in proc.iterdir() if e.name.isdigit() and int(e.name) != me]
+    )
+    for entry in entries:
         try:
             if mark in (entry / "cmdline").read_bytes():
                 return True
@@ -214,7 +243,10 @@ class Sandbox:
 
     def wait_quiet(self) -> None:
         started = time.perf_counter()
-        while busy(self.base) and time.perf_counter() - started < QUIET_TIMEOUT:
+        while (
+            busy(self.base, own_only=self.inprocess)
+            and time.perf_counter() - started < QUIET_TIMEOUT
+        ):
             time.sleep(0.05)
         self.waited += time.perf_counter() - started
 
