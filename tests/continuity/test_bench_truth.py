@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.transcripts.util import write_jsonl
+from tests.transcripts.util import ClaudeWriter, write_jsonl
 from workmem.continuity.bench import cut_points, recordings_under, truth_at
 from workmem.continuity.truth import read_recording
 from workmem.continuity.truth_openclaw import person_text
@@ -229,3 +229,21 @@ def test_a_unit_without_a_time_takes_the_one_before(tmp_path: Path, value: objec
     records[2]["timestamp"] = value
     rec = read_recording(write_jsonl(tmp_path / "oc.jsonl", records))
     assert rec.time_at(2) == rec.time_at(1)
+
+
+def test_a_slash_commands_arguments_are_the_request(tmp_path: Path) -> None:
+    w = ClaudeWriter(session="cmd", cwd="/proj")
+    w.user(
+        "<command-message>workflows:plan</command-message>\n"
+        "<command-name>/workflows:plan</command-name>\n"
+        "<command-args>add an option to turn off the session conflict warnings</command-args>"
+    )
+    w.user("<command-name>/clear</command-name>\n<command-args></command-args>")
+    w.user("<system-reminder>the hook said this</system-reminder>")
+    rec = read_recording(w.write(tmp_path / "cmd.jsonl"))
+    assert [s.text for s in rec.requests] == [
+        "add an option to turn off the session conflict warnings"
+    ]
+    assert [s.text for s in rec.prompts] == [
+        "add an option to turn off the session conflict warnings"
+    ]

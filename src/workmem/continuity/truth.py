@@ -37,6 +37,8 @@ _WRAPPERS = re.compile(
     r"|command-message|command-name|command-args|hook_context)>.*?</\1>",
     re.S,
 )
+#: what a person typed after a slash command is their request
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _NOT_A_REQUEST = (
     "<",
     "Caveat:",
@@ -142,21 +144,23 @@ def content_words(text: str) -> list[str]:
     return words(text)
 
 
+def clean_request(text: str) -> str:
+    """The words a person typed: wrappers and injected blocks removed, a slash command's
+    arguments kept."""
+    return _WRAPPERS.sub(" ", _COMMAND_ARGS.sub(r" \1 ", text)).strip()
+
+
 def is_request(text: str) -> bool:
     """A real request a person typed: not a wrapper, caveat or injected block, 5+ words."""
-    stripped = _WRAPPERS.sub(" ", text).strip()
+    stripped = clean_request(text)
     if not stripped or stripped.startswith(_NOT_A_REQUEST):
         return False
     return len(content_words(stripped)) >= 5
 
 
-def clean_request(text: str) -> str:
-    return _WRAPPERS.sub(" ", text).strip()
-
-
 def is_prompt(text: str) -> bool:
     """A message a person typed, however short: anything but a wrapper or injected block."""
-    stripped = _WRAPPERS.sub(" ", text).strip()
+    stripped = clean_request(text)
     return bool(stripped) and not stripped.startswith(_NOT_A_REQUEST)
 
 
