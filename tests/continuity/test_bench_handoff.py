@@ -192,6 +192,7 @@ def test_a_small_run_end_to_end(tmp_path: Path) -> None:
     assert summary["cases"]["ended"]["leak"] is None
     source = report["sources"][0]
     assert (source["turns_replayed"], source["turns_skipped"]) == (2, 0)
+    assert source["failures"] == [] and report["accounts_at_end"][0]["failures"] == []
     assert source["account_at_cut"]["documents"]  # the session end left an account
     assert [a["file"] for a in report["accounts_at_end"]] == ["hand-1.jsonl"]
     assert report["accounts_at_end"][0]["finished_called_in_progress"] is False
@@ -247,3 +248,18 @@ def test_work_left_running_in_a_sandbox_is_seen(tmp_path: Path) -> None:
         child.kill()
         child.wait()
     assert not busy(tmp_path)
+
+
+def test_a_failing_hook_is_reported_not_scored_as_silence(tmp_path: Path) -> None:
+    """workmem fails open (no answer, a line in its hook log): the benchmark must say so."""
+    from workmem.continuity.handoff_bench import _new_failures
+    from workmem.continuity.handoff_replay import arrive
+
+    box = Sandbox.create(tmp_path / "box", inprocess=True)
+    box.seed_memory(MOMENT - 60)
+    (box.root / "memory" / "index.md").write_text("| not | the board |\n|---|---|\n")
+    before = (len(box.failures), len(box.hook_log()))
+    arrival = arrive(box, "claude-code", MOMENT, "broken")
+    assert arrival.start == ""  # the hook answered nothing ...
+    failures = _new_failures(box, *before)  # ... and what its log says is reported
+    assert failures and all("claude-code:" in line for line in failures)

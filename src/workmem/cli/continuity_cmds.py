@@ -110,6 +110,11 @@ def cmd_bench_handoff(args: argparse.Namespace) -> int:
         for f in c["failures"][:1]
     ]
     failures += [f"{s['file']}: {f[:140]}" for s in report["sources"] for f in s["failures"][:1]]
+    failures += [
+        f"{a['file']} (whole session): {f[:140]}"
+        for a in report["accounts_at_end"]
+        for f in a["failures"][:1]
+    ]
     for failure in failures[:5]:
         say(f"  ! {failure}")
     skipped = report["summary"]["skipped"]

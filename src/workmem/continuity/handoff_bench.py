@@ -166,7 +166,9 @@ def run_source(
         for case in cases:
             box.restore(after_source)
             if case == "ended":
+                failures_before, log_before = len(box.failures), len(box.hook_log())
                 end_source(source)
+                result.failures += _new_failures(box, failures_before, log_before)
                 documents = account_documents(box.root / "memory")
                 result.agreement = account_agreement(plan, documents)
             case_state = Path(tmp) / f"case-{case}"
@@ -202,9 +204,15 @@ class EndAccount:
     file: str
     platform: str
     agreement: Agreement
+    failures: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "platform": self.platform, **self.agreement.to_dict()}
+        return {
+            "file": self.file,
+            "platform": self.platform,
+            **self.agreement.to_dict(),
+            "failures": self.failures,
+        }
 
 
 def run_end_account(
@@ -223,7 +231,9 @@ def run_end_account(
         )
         end_source(source)
         documents = account_documents(box.root / "memory")
-    return EndAccount(rec.path.name, rec.platform, account_agreement(rec.plan_at(last), documents))
+        failures = box.failures + box.hook_log()
+    agreement = account_agreement(rec.plan_at(last), documents)
+    return EndAccount(rec.path.name, rec.platform, agreement, failures)
 
 
 @dataclass
