@@ -163,8 +163,9 @@ def run_source(
         result.failures = box.failures + box.hook_log()
         after_source = Path(tmp) / "after-source"
         box.keep(after_source)
-        for case in cases:
-            box.restore(after_source)
+        for number, case in enumerate(cases):
+            if number:  # the first case starts from the state the replay left as it is
+                box.restore(after_source)
             if case == "ended":
                 failures_before, log_before = len(box.failures), len(box.hook_log())
                 end_source(source)
@@ -173,8 +174,9 @@ def run_source(
                 result.agreement = account_agreement(plan, documents)
             case_state = Path(tmp) / f"case-{case}"
             box.keep(case_state)
-            for target in targets:
-                box.restore(case_state)
+            for position, target in enumerate(targets):
+                if position:  # the first target starts from the case's state as it is
+                    box.restore(case_state)
                 failures_before, log_before = len(box.failures), len(box.hook_log())
                 moment = source.last + GAPS[case]
                 arrival = arrive(box, target, moment, f"{rec.path.name}/{line}/{case}")

@@ -247,7 +247,7 @@ class Sandbox:
             busy(self.base, own_only=self.inprocess)
             and time.perf_counter() - started < QUIET_TIMEOUT
         ):
-            time.sleep(0.05)
+            time.sleep(0.01)
         self.waited += time.perf_counter() - started
 
     def seed_memory(self, moment: float | None, cache: Path | None = None) -> None:
