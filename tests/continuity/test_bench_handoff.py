@@ -187,6 +187,12 @@ def test_a_small_run_end_to_end(tmp_path: Path) -> None:
             "MEMORY.md Active entry",
             "feedback memory",
         }
+    for name, figures in summary["cases"].items():
+        nothing = sum(1 for c in cuts if c["case"] == name and c["score"] == 0.0)
+        assert figures["nothing_of_the_work"] == nothing
+    # a context with nothing of the work fails the no-empty-context target
+    none_at_all = not any(c["score"] == 0.0 or c["empty"] for c in cuts)
+    assert summary["targets_met"]["no_empty_context"] is none_at_all
     assert summary["cases"]["parallel"]["open_items"] == len(TARGETS)
     assert summary["cases"]["parallel"]["leak"] is not None
     assert summary["cases"]["ended"]["leak"] is None

@@ -38,6 +38,8 @@ def stats(arrivals: list[Arrived], *, short: bool = False) -> dict[str, Any]:
         "request": part("request"),
         "files": part("files"),
         "empty_contexts": sum(1 for a in arrivals if a.empty),
+        #: contexts with not one plan item, request word or file of the work (score 0)
+        "nothing_of_the_work": sum(1 for a in arrivals if a.parts.score == 0.0),
         "tokens_median": statistics.median(tokens) if tokens else 0,
         "tokens_max": tokens[-1] if tokens else 0,
         "leak": _ratio(leaked, opened) if any(a.case == "parallel" for a in arrivals) else None,
@@ -133,7 +135,11 @@ def _targets(cases: dict[str, dict[str, Any]]) -> dict[str, bool | None]:
     return {
         "ended_score": at_least("ended"),
         "never_ended_score": at_least("never-ended"),
-        "no_empty_context": all(c["empty_contexts"] == 0 for c in every) if every else None,
+        "no_empty_context": all(
+            c["empty_contexts"] == 0 and c["nothing_of_the_work"] == 0 for c in every
+        )
+        if every
+        else None,
         "tokens": all(c["tokens_max"] <= TOKEN_TARGET for c in every) if every else None,
         "parallel_no_leak": None if parallel["leak"] is None else parallel["leaked_items"] == 0,
         "memory_content_at_start": all(
@@ -153,6 +159,10 @@ def _f(value: object, digits: int = 2) -> str:
     return str(value)
 
 
+def _pair(first: object, second: object) -> str:
+    return f"{first}/{second}"
+
+
 def _yes(value: bool | None) -> str:
     return "n/a" if value is None else ("yes" if value else "NO")
 
@@ -161,7 +171,7 @@ def pair_lines(report: dict[str, Any]) -> list[str]:
     """One line per platform pair and case."""
     lines = [
         f"{'first -> new session':28} {'case':12} {'n':>3} {'score':>5} {'plan':>5} "
-        f"{'req':>5} {'files':>5} {'empty':>5} {'tok med':>7} {'tok max':>7} {'leak':>5}"
+        f"{'req':>5} {'files':>5} {'empty/0':>7} {'tok med':>7} {'tok max':>7} {'leak':>5}"
     ]
     for pair, per_case in report["summary"]["pairs"].items():
         for case, s in per_case.items():
@@ -170,7 +180,8 @@ def pair_lines(report: dict[str, Any]) -> list[str]:
             lines.append(
                 f"{pair:28} {case:12} {s['new_sessions']:>3} {_f(s['score']):>5} "
                 f"{_f(s['plan']):>5} {_f(s['request']):>5} {_f(s['files']):>5} "
-                f"{s['empty_contexts']:>5} {_f(s['tokens_median'], 0):>7} {s['tokens_max']:>7} "
+                f"{_pair(s['empty_contexts'], s['nothing_of_the_work']):>7} "
+                f"{_f(s['tokens_median'], 0):>7} {s['tokens_max']:>7} "
                 f"{_f(s['leak']):>5}"
             )
     return lines
@@ -185,14 +196,14 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         f"handoff: {s['cuts']} cuts of {sessions}; {scope}; "
         f"{s['new_sessions']} new sessions in {', '.join(s['targets'])}; "
         f"{s['seconds']} s, {s['workers']} workers",
-        f"{'case':12} {'score':>5} {'plan':>5} {'req':>5} {'files':>5} {'empty':>5} "
+        f"{'case':12} {'score':>5} {'plan':>5} {'req':>5} {'files':>5} {'empty/0':>7} "
         f"{'tokens med/max':>14} {'precision':>9} {'repeats':>7} {'memory':>13} {'leak':>5}",
     ]
     for case, c in s["cases"].items():
         memory = "/".join(_f(v) for v in c["memory_at_start"].values()) or "-"
         lines.append(
             f"{case:12} {_f(c['score']):>5} {_f(c['plan']):>5} {_f(c['request']):>5} "
-            f"{_f(c['files']):>5} {c['empty_contexts']:>5} "
+            f"{_f(c['files']):>5} {_pair(c['empty_contexts'], c['nothing_of_the_work']):>7} "
             f"{_f(c['tokens_median'], 0) + '/' + str(c['tokens_max']):>14} "
             f"{_f(c['plan_precision']):>9} {c['repeated_lines']:>7} {memory:>13} "
             f"{_f(c['leak']):>5}"
@@ -214,6 +225,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         f"{_yes(t['memory_content_at_start'])}, no repeated lines {_yes(t['no_repeats'])}"
     )
     lines.append(
+        "empty/0 = contexts with only the session ID / with nothing of the work (score 0); "
         "memory = share of starts holding the MEMORY.md Active entry / the feedback memory"
     )
     return lines[-12:]
