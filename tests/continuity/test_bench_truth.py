@@ -247,3 +247,16 @@ def test_a_slash_commands_arguments_are_the_request(tmp_path: Path) -> None:
     assert [s.text for s in rec.prompts] == [
         "add an option to turn off the session conflict warnings"
     ]
+
+
+def test_corrupt_lines_and_bytes_are_read_around(tmp_path: Path) -> None:
+    """A cut line, non-UTF-8 bytes and a line that is a JSON list: skipped, the rest read."""
+    good = openclaw_records(8)
+    path = write_jsonl(tmp_path / "oc.jsonl", good[:6], tail=b'{"type": "mess\n\xff\xfe\n[1, 2]\n')
+    with path.open("ab") as handle:
+        for record in good[6:]:
+            handle.write(json.dumps(record).encode() + b"\n")
+    rec = read_recording(path)
+    assert rec.platform == "openclaw" and len(rec.lines) == len(good) + 3
+    assert len(rec.steps) == 8 and rec.steps[-1].end_line == len(rec.lines) - 2
+    assert rec.prefix(5).count(b"\n") == 6
