@@ -67,7 +67,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "get": ("workmem.cli.search_cmds", "one search hit whole, with file, lines, date, session"),
     "timeline": ("workmem.cli.search_cmds", "the memory entries just before and after a hit"),
     "reindex": ("workmem.cli.search_cmds", "refresh the search index (--full: rebuild and swap)"),
-    "bench": ("workmem.cli.search_cmds", "benchmarks: search recall (locomo), continuity"),
+    "bench": ("workmem.cli.search_cmds", "benchmarks: search recall (locomo), continuity, handoff"),
     "setup": ("workmem.cli.setup_cmds", "set workmem up for this project (hooks, memory, git)"),
     "sync": ("workmem.cli.sync_cmds", "share memory through git; merge cloud conflict copies"),
     "merge-driver": ("workmem.cli.sync_cmds", "merge one memory file for git (see sync init)"),
