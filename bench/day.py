@@ -23,7 +23,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from workmem.continuity.replay import _context_of, run_hook  # noqa: E402
+from workmem.continuity.hook_shapes import PROMPT, START, model_context  # noqa: E402
+from workmem.continuity.sandbox import run_hook  # noqa: E402
 from workmem.continuity.truth import read_recording  # noqa: E402
 from workmem.retrieval.tokens import count_tokens  # noqa: E402
 
@@ -92,7 +93,7 @@ def main() -> int:
         start["source"] = "startup"
         start["hook_event_name"] = "SessionStart"
         out, seconds, problem = run_hook("SessionStart", "claude-code", start, root, env)
-        context = _context_of(out)
+        context = model_context("claude-code", START, out, root)
         print(f"\n===== next session start ({count_tokens(context)} tokens, {seconds:.2f} s)")
         print(context)
         if args.first_prompt:
@@ -100,7 +101,7 @@ def main() -> int:
             prompt["prompt"] = args.first_prompt
             prompt["hook_event_name"] = "UserPromptSubmit"
             out, seconds, problem = run_hook("UserPromptSubmit", "claude-code", prompt, root, env)
-            context = _context_of(out)
+            context = model_context("claude-code", PROMPT, out, root)
             print(f"\n===== first prompt ({count_tokens(context)} tokens, {seconds:.2f} s)")
             print(context)
         if args.keep:

@@ -228,8 +228,9 @@ def _handoff(run: RunContext) -> str | None:
             home=run.home,
             explicit=True,
         )
-    except NotFoundError:
-        return None
+    except NotFoundError as exc:
+        said = str(exc)
+        return f"{said[:1].upper()}{said[1:]}." if "still looks active" in said else None
     return done.briefing.text
 
 

@@ -138,23 +138,39 @@ def test_continue_at_the_first_prompt_hands_over_in_full_and_links_both_sides(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     first_sid = run_first(monkeypatch, capsys, first)
-    start = start_codex(monkeypatch, capsys, root, "2026-05-25 13:12")  # still looks running
+    start = start_codex(monkeypatch, capsys, root, "2026-05-25 13:40")
     new_sid = sid_of(start)
     payload = {"session_id": "codex-b", "cwd": str(root), "prompt": "continue"}
     said = context_of(hook(monkeypatch, capsys, "UserPromptSubmit", payload, "codex"), "codex")
     assert OPEN_STEP in said and LAST_REQUEST in said
-    assert "still looks active" in said  # the user asked: handed over, with the warning
     assert upper_estimate(start) + upper_estimate(said) <= 3000
     snapshot = (root / "memory" / "sessions" / f"{new_sid}.md").read_text()
     assert first_sid in snapshot.split("## Continues From")[1]
-    board = {
-        r["Session ID"]: r
-        for r in TableDocument.parse((root / "memory" / "index.md").read_text()).records()
-    }
+    board_text = (root / "memory" / "index.md").read_text()
+    board = {r["Session ID"]: r for r in TableDocument.parse(board_text).records()}
     assert new_sid in board[first_sid]["Referenced By"]
     # Once per session: a later "continue" is about this session's own work.
     again = context_of(hook(monkeypatch, capsys, "UserPromptSubmit", payload, "codex"), "codex")
     assert OPEN_STEP not in again
+
+
+def test_continue_never_takes_a_running_sessions_plan_unless_it_is_named(
+    root: Path,
+    first: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first_sid = run_first(monkeypatch, capsys, first)
+    start_codex(monkeypatch, capsys, root, "2026-05-25 13:11")  # a minute after: running
+    ask = {"session_id": "codex-b", "cwd": str(root), "prompt": "continue where we left off"}
+    said = context_of(hook(monkeypatch, capsys, "UserPromptSubmit", ask, "codex"), "codex")
+    assert OPEN_STEP not in said and f"{first_sid}, still looks active" in said
+    named = {**ask, "prompt": f"continue memory {first_sid}"}
+    taken = context_of(hook(monkeypatch, capsys, "UserPromptSubmit", named, "codex"), "codex")
+    assert first_sid in taken
+    assert main(["handoff", first_sid]) == 0  # named: handed over, with the warning
+    out = capsys.readouterr().out
+    assert OPEN_STEP in out and "still looks active" in out
 
 
 def test_workmem_handoff_names_a_session_or_says_there_is_none(

@@ -5,8 +5,8 @@ so that what other agents choose by and what the next session reads agree.
 
 from __future__ import annotations
 
-from .account import FINISHED, IN_PROGRESS, WAITING, SessionAccount
-from .clip import clip_words, flatten
+from ..files.shorten import clip_words, flatten
+from ..transcripts.account import FINISHED, IN_PROGRESS, WAITING, SessionAccount
 
 
 def _t(language: str, key: str, **fields: object) -> str:

@@ -87,7 +87,7 @@ def _hhmm(moment: datetime | None) -> str:
 
 def session_line(view: SessionView, now: datetime) -> str:
     """One line naming another session: agent, ID, topic, state, outcome."""
-    from .clip import clip_words
+    from ..files.shorten import clip_words
     from .roster import age_words
 
     who = f"{_platform_name(view.platform)} session `{view.session_id}`"

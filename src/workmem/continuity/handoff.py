@@ -73,17 +73,18 @@ def pick(
     cwd: str | None = None,
     explicit: bool = False,
 ) -> tuple[SessionView, Roster]:
-    """The session to hand over: ``wanted`` (an ID, a platform session id, topic words),
-    else the most recent one that is not running (this worktree's first); asked for
-    explicitly, the most recent one that did not end, even one that looks active (the
-    user knows: an agent at its usage limit looks alive)."""
+    """The session to hand over: ``wanted`` (an ID, a platform session id, topic words:
+    even one that still looks active, since the user named it), else the most recent one
+    that is not running (this worktree's first); asked for explicitly ("continue"), the
+    most recent one that stopped without ending comes before one that ended. A session
+    that is still running is never picked unnamed: two agents on one plan collide."""
     from .roster import choose_handoff, find, read_roster
 
     roster = read_roster(workspace)
     if explicit and not wanted:
-        unfinished = [s for s in roster.others(current) if not s.ended and s.has_work]
-        if unfinished:
-            return unfinished[0], roster
+        stopped = [s for s in roster.others(current) if s.stopped and s.has_work]
+        if stopped:
+            return stopped[0], roster
     if wanted:
         view = find(roster, wanted.strip())
         if view is None or view.session_id == current:
@@ -94,6 +95,13 @@ def pick(
         return view, roster
     view = choose_handoff(roster, current, cwd=cwd)
     if view is None:
+        running = [s for s in roster.others(current) if s.running and s.has_work]
+        if running:
+            raise NotFoundError(
+                f"the last session, {running[0].session_id}, still looks active in another "
+                "window: name it to pick it up anyway (`workmem handoff "
+                f"{running[0].session_id}`, or 'continue memory {running[0].session_id}')"
+            )
         raise NotFoundError("no earlier session with work to hand over in this project")
     return view, roster
 
@@ -186,10 +194,18 @@ def at_first_prompt(
             budget=budget,
             explicit=True,
         )
-    except NotFoundError:
-        return None
+    except NotFoundError as exc:
+        return Handoff(_said(str(exc)), "") if "still looks active" in str(exc) else None
     activity.update(Store(workspace), session_id, lambda d: d.update(handed_over=done.source))
     return done
+
+
+def _said(line: str) -> Briefing:
+    """A one-line answer where there is nothing to hand over."""
+    from .briefing import HANDOFF, Briefing
+
+    text = line[:1].upper() + line[1:] + "."
+    return Briefing(text=text, tokens=len(text) // 3, kind=HANDOFF)
 
 
 def _first_prompt(transcript: Path | None) -> bool:

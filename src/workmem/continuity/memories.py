@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ..files.shorten import clip_words, flatten
 from ..root import Workspace
-from .clip import clip_words, flatten
 
 #: a memory shown whole when its text is at most this long (longer ones: the index line)
 SHORT_CHARS = 400

@@ -28,8 +28,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pa
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..transcripts.account import SessionAccount
     from ..transcripts.model import Transcript
-    from .account import SessionAccount
 
 #: bytes of a transcript's end read by a save (plus its head and its plan lines)
 SAVE_WINDOW = 8 * 1024 * 1024
@@ -96,7 +96,7 @@ class SaveInput:
     def account(self) -> SessionAccount:
         """What came of the session, built once for every part of the save."""
         if self._account is None:
-            from .account import build_account
+            from ..transcripts.account import build_account
 
             self._account = build_account(self.transcript)
         return self._account
@@ -318,7 +318,7 @@ def topic_of(transcript: Transcript) -> str | None:
 def state_text(transcript: Transcript, language: str = "en") -> str:
     """What came of the session so far, in one line: its account (``account_text``)."""
     from ..files.freetext import neutralize_line
-    from .account import build_account
+    from ..transcripts.account import build_account
     from .account_text import headline
 
     told = headline(build_account(transcript), language, limit=600)

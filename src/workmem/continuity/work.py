@@ -16,17 +16,17 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files.shorten import clip_words
 from ..root import Workspace
-from .clip import clip_words
 from .fit import Part
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
     from ..files.sections import Document
     from ..notes.template import NotesFile
+    from ..transcripts.account import SessionAccount
     from ..transcripts.facts import FileTouch, TranscriptFacts
     from ..transcripts.model import PlanItem, Transcript
-    from .account import SessionAccount
     from .repo_state import Drift, RepoState
 
 #: bytes of the transcript's end read (plus its head and plan lines)
@@ -90,9 +90,9 @@ def _read_transcript(found: Sources, transcript: Path, platform: str | None) -> 
         ):
             found.problems.append(f"transcript {transcript} not readable in time or gone")
             return
+        from ..transcripts.account import build_account
         from ..transcripts.facts import extract_facts
         from ..transcripts.read import read_transcript
-        from .account import build_account
 
         found.transcript = read_transcript(transcript, platform, max_bytes=READ_WINDOW)
         found.facts = extract_facts(found.transcript)
@@ -126,7 +126,7 @@ def read_sources(
         if stored:
             found.plan = stored
             if found.facts is not None:  # Claude Code's task files are fresher than its log
-                from .account import build_account
+                from ..transcripts.account import build_account
 
                 found.facts.plan = list(stored)
                 found.account = build_account(found.transcript, found.facts)
@@ -240,7 +240,7 @@ def request_lines(src: Sources) -> list[str]:
     """The last request; a short follow-up ("do 1 and 3", "yes") comes with what it answers
     (the agent's words just before it) and the last request that means something alone."""
     from ..files.freetext import neutralize_block
-    from .account import is_follow_up
+    from ..transcripts.account import is_follow_up
 
     requests = src.transcript.user_requests() if src.transcript is not None else []
     requests = [r for r in requests if r.strip()]
@@ -285,8 +285,8 @@ def files_lines(src: Sources) -> list[str]:
     if src.facts is not None and src.facts.files:
         lines: list[str] = []
         for touch in _named_first(src, src.facts.recent_files()):
-            if touch.action == "read" and touch.path.startswith(("/", "~")):
-                continue  # read outside the project (a skill, a temp file): not in play
+            if touch.action == "read" and _elsewhere(touch.path):
+                continue  # an agent's own file or a temp file it read: not in play
             if len(lines) >= 20:
                 break
             what = touch.action
@@ -295,6 +295,16 @@ def files_lines(src: Sources) -> list[str]:
             lines.append(f"- `{touch.path}` ({what})")
         return lines
     return notes_lines(src.notes, "Files and Functions", "-")[:20]
+
+
+#: where an agent reads files that are not the project's: its skills, plugins, temp files
+_ELSEWHERE = ("/.claude/", "/.codex/", "/.gemini/", "/.cursor/", "/.openclaw/", "/node_modules/")
+
+
+def _elsewhere(path: str) -> bool:
+    return path.startswith(("/tmp/", "/var/folders/", "/private/")) or any(
+        part in path for part in _ELSEWHERE
+    )
 
 
 def _named_first(src: Sources, touches: list[FileTouch]) -> list[FileTouch]:

@@ -20,6 +20,7 @@ from ..errors import WriteError
 from ..files.freetext import neutralize_block, neutralize_line
 from ..files.sections import Document, Section, is_placeholder, item_key, merge_items, merge_prose
 from ..files.store import Store
+from ..transcripts.account import FINISHED, SessionAccount, build_account
 from ..transcripts.facts import TranscriptFacts, describe_file, extract_facts
 from ..transcripts.model import Transcript
 from .archive import snapshot_path
@@ -90,28 +91,49 @@ def _item(text: str) -> str:
     return "\n".join([first, *(f"  {line}" if line else "" for line in rest)])
 
 
-def _sections(notes: SnapshotNotes, facts: TranscriptFacts | None) -> dict[str, list[str]]:
-    """Section key -> body lines (list items already bulleted)."""
+def _sections(
+    notes: SnapshotNotes, facts: TranscriptFacts | None, account: SessionAccount | None = None
+) -> dict[str, list[str]]:
+    """Section key -> body lines (list items already bulleted). The plan's state comes from
+    the session's account: a finished plan leaves nothing "in progress", a step done is
+    never also "next", and commits and test results are what was completed."""
     body: dict[str, list[str]] = {}
     lines: list[str] = []
     if notes.in_progress.strip():
         lines.append(neutralize_block(notes.in_progress))
-    doing = facts.plan_items("in_progress") if facts else []
+    finished = account is not None and account.status == FINISHED
+    doing = [t for s, t in account.open if s == "in_progress"] if account else []
     if doing:
         lines.append("")
         lines.extend(f"- Current plan step: {step}" for step in doing)
-    if facts and facts.requests:
+    if facts and facts.requests and not finished:
         lines.append(f"- Last request: “{_clip(facts.requests[-1])}”")
     commands = _unique(notes.commands + [c.command for c in (facts.commands if facts else [])][-5:])
-    if commands:
+    if commands and not finished:
         lines.append("- Reproduction commands:")
         lines.extend(f"  - `{_clip(c, 200)}`" for c in commands[-6:])
     body["in_progress"] = lines or [_NONE]
-    completed = notes.completed + (facts.plan_items("completed") if facts else [])
+    done = account.done if account else []
+    completed = notes.completed + done
+    if account is not None:
+        completed += [f"Committed {c}" for c in account.commits[-3:]]
+        run = account.last_tests
+        if run is not None and run.passed:
+            figures = f" ({run.figures})" if run.figures else ""
+            completed.append(f"Tests passed{figures}: `{_clip(run.command, 200)}`")
+        if finished and account.closing_states_outcome:
+            completed.append(account.closing)
+        if finished and commands:  # nothing is in progress: how it was run, with what was done
+            completed.append(
+                "Commands run: " + "; ".join(f"`{_clip(c, 120)}`" for c in commands[-4:])
+            )
     body["completed"] = [f"- {_item(item)}" for item in _unique(completed)]
-    pending = notes.pending + (facts.plan_items("pending") if facts else [])
+    finished_keys = {" ".join(d.split()).casefold() for d in done}
+    pending = notes.pending + ([t for s, t in account.open if s == "pending"] if account else [])
+    pending = [p for p in pending if " ".join(p.split()).casefold() not in finished_keys]
     body["pending"] = [f"{n}. {_item(item)}" for n, item in enumerate(_unique(pending), 1)]
-    body["decisions"] = [f"- {_item(item)}" for item in _unique(notes.decisions)]
+    decisions = notes.decisions + (account.decisions if account else [])
+    body["decisions"] = [f"- {_item(item)}" for item in _unique(decisions)]
     files = [_item(f) for f in notes.files]
     if facts:
         files += [f"`{f.path}` — {describe_file(f)}" for f in facts.edited[:30]]
@@ -276,6 +298,7 @@ def write_snapshot(
     path = snapshot_path(store)
     result = SnapshotResult(path=path, written=False, mode=mode, usage=usage, zone=zone)
     facts = extract_facts(transcript) if transcript is not None else None
+    account = build_account(transcript, facts) if transcript is not None and facts else None
     rounds = len(transcript.rounds()) if transcript is not None else 0
     real_work = bool(facts and facts.edited) or not notes.is_empty()
     if not force and rounds < MIN_ROUNDS and not real_work:
@@ -283,7 +306,7 @@ def write_snapshot(
             f"very short session ({rounds} round(s), no edits, no notes): no snapshot written"
         )
         return result
-    sections = _sections(notes, facts)
+    sections = _sections(notes, facts, account)
     text, result.notes = fit(_header(now, usage, transcript), sections)
     text, result.secrets_removed = redact(text)
     if mode == "incremental":

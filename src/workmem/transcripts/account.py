@@ -20,12 +20,12 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from ..transcripts.facts import TranscriptFacts, extract_facts, shell_command
-from .clip import clip_words, flatten
+from ..files.shorten import clip_words, flatten
+from .facts import TranscriptFacts, extract_facts, shell_command
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
-    from ..transcripts.model import Transcript
+    from .model import Transcript
 
 FINISHED, IN_PROGRESS, WAITING, UNKNOWN = "finished", "in_progress", "waiting", "unknown"
 OPEN_STATUSES = ("in_progress", "pending")
@@ -234,12 +234,83 @@ def _decisions(transcript: Transcript) -> list[str]:
     return unique[-6:]
 
 
+_WORD = re.compile(r"[a-z0-9_]+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+#: words that carry no request on their own ("yes, please do it now")
+_FILLER = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "be",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "done",
+        "for",
+        "from",
+        "go",
+        "going",
+        "have",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "it's",
+        "just",
+        "let",
+        "lets",
+        "me",
+        "my",
+        "no",
+        "not",
+        "now",
+        "of",
+        "ok",
+        "okay",
+        "on",
+        "or",
+        "please",
+        "so",
+        "sure",
+        "that",
+        "the",
+        "then",
+        "there",
+        "this",
+        "to",
+        "too",
+        "us",
+        "we",
+        "well",
+        "what",
+        "will",
+        "with",
+        "would",
+        "yes",
+        "yeah",
+        "yep",
+        "you",
+        "your",
+    ]
+)
+
+
 def is_follow_up(request: str) -> bool:
     """A short follow-up ("yes, do it", "/execute-plan") that means little without the
     request before it: fewer than five words that carry meaning, or a slash command."""
-    from .score import content_words
-
-    return request.lstrip().startswith("/") or len(content_words(request)) < 5
+    words = [
+        w
+        for w in _WORD.findall(request.lower())
+        if (len(w) >= 3 or not w.isascii()) and w not in _FILLER
+    ]
+    return request.lstrip().startswith("/") or len(words) < 5
 
 
 def build_account(transcript: Transcript, facts: TranscriptFacts | None = None) -> SessionAccount:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.transcripts.util import ClaudeWriter
-from workmem.continuity.account import (
+from workmem.continuity.account_text import headline
+from workmem.files.shorten import clip_words
+from workmem.transcripts.account import (
     FINISHED,
     IN_PROGRESS,
     UNKNOWN,
     WAITING,
     build_account,
 )
-from workmem.continuity.account_text import headline
-from workmem.continuity.clip import clip_words
 from workmem.transcripts.model import Transcript
 from workmem.transcripts.read import read_transcript
 
@@ -164,3 +164,18 @@ def test_clipping_never_cuts_mid_word() -> None:
     assert clipped.endswith("…") and len(clipped) <= 30
     assert clipped[:-1].split()[-1] in text.split()
     assert clip_words("短い文章です" * 20, 10).endswith("…")
+
+
+def test_an_openclaw_channels_envelope_is_not_the_users_words() -> None:
+    from workmem.transcripts.openclaw import without_envelope
+
+    wrapped = (
+        'Conversation info (untrusted metadata):\n```json\n{\n  "timestamp": '
+        '"Mon 2026-03-02 21:02 GMT+8"\n}\n```\n\nIs the PR green yet?'
+    )
+    assert without_envelope(wrapped) == "Is the PR green yet?"
+    assert without_envelope("[Mon 2026-03-02 16:03 GMT+8] look at PR 31437") == "look at PR 31437"
+    assert (
+        without_envelope("see [Mon 2026-03-02 16:03 GMT+8]") == "see [Mon 2026-03-02 16:03 GMT+8]"
+    )
+    assert without_envelope("[Mon 2026-03-02 16:03 GMT+8]") == "[Mon 2026-03-02 16:03 GMT+8]"

@@ -1,7 +1,8 @@
 """Text made short for a document: one line of plain words, cut at a word.
 
-Kept apart from the account and the work parts so that a start with nothing to hand over
-does not load the transcript model to shorten a memory's description.
+Cutting at a word keeps a summary readable ("100% co…" says nothing) and a cut never
+splits a word that a reader would search for. Small and free of imports, so a hook that
+only shortens a line loads nothing else.
 """
 
 from __future__ import annotations
