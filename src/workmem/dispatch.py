@@ -216,9 +216,10 @@ def _handoff(run: RunContext) -> str | None:
     """ "Continue from the last session": the full handoff of the most recent unfinished
     session, linked on the board (Continues From / Referenced By); None when there is none
     (the relay's restore of the last conversations stands in)."""
-    from .continuity.handoff import handoff
+    from .continuity.handoff import after_the_start, handoff
     from .errors import NotFoundError
 
+    budget, seen = after_the_start(run.workspace, run.session_id)
     try:
         done = handoff(
             run.workspace,
@@ -226,7 +227,9 @@ def _handoff(run: RunContext) -> str | None:
             link=True,
             platform=run.platform,
             home=run.home,
+            budget=budget,
             explicit=True,
+            seen=seen,
         )
     except NotFoundError as exc:
         said = str(exc)

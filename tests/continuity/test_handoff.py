@@ -142,7 +142,11 @@ def test_continue_at_the_first_prompt_hands_over_in_full_and_links_both_sides(
     new_sid = sid_of(start)
     payload = {"session_id": "codex-b", "cwd": str(root), "prompt": "continue"}
     said = context_of(hook(monkeypatch, capsys, "UserPromptSubmit", payload, "codex"), "codex")
-    assert OPEN_STEP in said and LAST_REQUEST in said
+    # The start showed the plan and the request; "continue" adds what it had no room for
+    # and never says a fact twice.
+    both = start + "\n" + said
+    assert both.count(OPEN_STEP) == 1 and both.count(LAST_REQUEST) == 1
+    assert f"start showed the work of `{first_sid}` already" in said
     assert upper_estimate(start) + upper_estimate(said) <= 3000
     snapshot = (root / "memory" / "sessions" / f"{new_sid}.md").read_text()
     assert first_sid in snapshot.split("## Continues From")[1]

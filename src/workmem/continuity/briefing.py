@@ -226,9 +226,10 @@ def _compose(
     parts: list[Part],
     budget: int | None,
     files: list[str],
+    seen: set[int] | None = None,
 ) -> tuple[str, int, list[str], list[str]]:
     _redact(top, parts)
-    dedupe(top, parts)
+    dedupe(top, parts, seen)
     fitted = compose_within(top, parts, budget or budget_for(workspace, kind), files)
     return fitted.text, fitted.tokens, fitted.left_out, fitted.shortened
 
@@ -405,13 +406,20 @@ def build_handoff(
     home: Path | None = None,
     budget: int | None = None,
     header: list[str] | None = None,
+    seen: set[int] | None = None,
 ) -> Briefing:
-    """One session's work in full, for the session (or person) that picks it up."""
+    """One session's work in full, for the session (or person) that picks it up; ``seen``:
+    what this session's start showed already, left out here (see ``fit.fact_keys``)."""
     from .work import work_parts
 
     now = clock.now()
     src = _work_of(workspace, view, home, drift=True)
     top = [*(header or []), f"# Handoff · {clock.stamp(now)}"]
+    if seen:
+        top.append(
+            f"This session's start showed the work of `{view.session_id}` already; "
+            "below is only what it had no room for."
+        )
     parts = [Part("Where the work stands", _intro(view, src, now), 0.12, level=2)]
     parts += work_parts(src)
     if view.running:
@@ -424,6 +432,8 @@ def build_handoff(
     if others:
         parts.append(Part("Other sessions", others, 0.08, level=2, rank=1))
     files = _session_files(workspace, view.session_id)
-    text, tokens, left_out, shortened = _compose(workspace, HANDOFF, top, parts, budget, files)
+    text, tokens, left_out, shortened = _compose(
+        workspace, HANDOFF, top, parts, budget, files, seen
+    )
     running = [s.session_id for s in roster.others(current) if s.running] if roster else []
     return Briefing(text, tokens, HANDOFF, view.session_id, running, left_out, shortened, src.used)

@@ -68,28 +68,53 @@ def _fact(text: str) -> str:
     return _NON_WORD.sub(" ", _MARKERS.sub("", text)).strip().casefold()
 
 
-def dedupe(top: list[str], parts: list[Part]) -> None:
-    """Each fact once in the whole document: a sentence already shown (in the top lines or
-    an earlier part) is dropped from a later line, and a line left with nothing goes.
-    Quoted lines (a request, shown verbatim) are compared whole, never cut."""
-    seen: set[str] = set()
+def _weighty(fact: str) -> bool:
+    """Long enough that saying it twice is a repeat (a CJK character weighs a short word)."""
+    return len(fact) + 2 * sum(1 for c in fact if c >= "\u3040") >= _MIN_REPEAT
+
+
+def _key(fact: str) -> int:
+    import zlib
+
+    return zlib.crc32(fact.encode("utf-8", "replace"))
+
+
+def _facts_of(line: str) -> tuple[str, list[str]]:
+    """(the line's list marker, its facts): a quoted line is one fact, any other line one
+    per sentence."""
+    if line.lstrip().startswith(">"):
+        return "", [line]
+    prefix = _MARKERS.match(line)
+    head = prefix.group(0) if prefix else ""
+    return head, [s for s in _SENTENCE_END.split(line[len(head) :]) if s.strip()]
+
+
+def fact_keys(text: str) -> set[int]:
+    """The facts a finished document showed, as keys ``dedupe`` takes as already seen (so
+    a document given after it in the same session does not say them again)."""
+    keys: set[int] = set()
+    for line in text.splitlines():
+        for fact in _facts_of(line)[1]:
+            flat = _fact(fact)
+            if _weighty(flat):
+                keys.add(_key(flat))
+    return keys
+
+
+def dedupe(top: list[str], parts: list[Part], seen: set[int] | None = None) -> None:
+    """Each fact once in the whole document: a sentence already shown (in the top lines, an
+    earlier part, or ``seen``: an earlier document) is dropped from a later line, and a line
+    left with nothing goes. Quoted lines (a request, shown verbatim) are compared whole."""
+    seen = set(seen or ())
 
     def fresh(line: str) -> str | None:
-        if line.lstrip().startswith(">"):
-            fact = _fact(line)
-            if len(fact) >= _MIN_REPEAT and fact in seen:
-                return None
-            seen.add(fact)
-            return line
-        prefix = _MARKERS.match(line)
-        head = prefix.group(0) if prefix else ""
-        sentences = [s for s in _SENTENCE_END.split(line[len(head) :]) if s.strip()]
+        head, sentences = _facts_of(line)
         kept = []
         for sentence in sentences:
             fact = _fact(sentence)
-            if len(fact) >= _MIN_REPEAT and fact in seen:
+            if _weighty(fact) and _key(fact) in seen:
                 continue
-            seen.add(fact)
+            seen.add(_key(fact))
             kept.append(sentence)
         if not kept:
             return None

@@ -117,16 +117,19 @@ def handoff(
     cwd: str | None = None,
     budget: int | None = None,
     explicit: bool = False,
+    seen: dict[str, set[int]] | None = None,
 ) -> Handoff:
     """The handoff of ``wanted`` (see ``pick``); with ``link`` and a ``current`` session,
-    the continuation is written on the board (both sides, verified) first."""
+    the continuation is written on the board (both sides, verified) first. ``seen``: per
+    session, what this session's start showed of it (not said again)."""
     from .briefing import build_handoff
 
     view, roster = pick(workspace, wanted, current=current, cwd=cwd, explicit=explicit)
-    done = Handoff(
-        build_handoff(workspace, view, roster=roster, current=current, home=home, budget=budget),
-        view.session_id,
+    shown = (seen or {}).get(view.session_id)
+    briefing = build_handoff(
+        workspace, view, roster=roster, current=current, home=home, budget=budget, seen=shown
     )
+    done = Handoff(briefing, view.session_id)
     if link and current and view.row is not None:
         done.linked, done.link_problem = _link(workspace, current, view.session_id, platform)
     return done
@@ -183,6 +186,12 @@ def at_first_prompt(
     started_with = data.get("start_tokens")
     room = START_AND_FIRST_PROMPT - (started_with if isinstance(started_with, int) else 1200)
     budget = max(min(room, 2000), 600)
+    shown, facts = data.get("start_shown"), data.get("start_facts")
+    seen = (
+        {shown: {f for f in facts if isinstance(f, int)}}
+        if shown and isinstance(facts, list)
+        else {}
+    )
     try:
         done = handoff(
             workspace,
@@ -193,6 +202,7 @@ def at_first_prompt(
             cwd=cwd,
             budget=budget,
             explicit=True,
+            seen=seen,
         )
     except NotFoundError as exc:
         return Handoff(_said(str(exc)), "") if "still looks active" in str(exc) else None
@@ -206,6 +216,24 @@ def _said(line: str) -> Briefing:
 
     text = line[:1].upper() + line[1:] + "."
     return Briefing(text=text, tokens=len(text) // 3, kind=HANDOFF)
+
+
+def after_the_start(
+    workspace: Workspace, session_id: str | None
+) -> tuple[int, dict[str, set[int]]]:
+    """(budget, facts seen) for a handoff given in a session whose start briefed it already:
+    the two together stay within 3,000 tokens and say each fact once."""
+    from . import activity
+
+    record = activity.read(workspace, session_id) if session_id else None
+    data = record.data if record is not None else {}
+    started_with = data.get("start_tokens")
+    room = START_AND_FIRST_PROMPT - (started_with if isinstance(started_with, int) else 1200)
+    shown, facts = data.get("start_shown"), data.get("start_facts")
+    seen: dict[str, set[int]] = {}
+    if isinstance(shown, str) and isinstance(facts, list):
+        seen[shown] = {f for f in facts if isinstance(f, int)}
+    return max(min(room, 2000), 600), seen
 
 
 def _first_prompt(transcript: Path | None) -> bool:

@@ -49,7 +49,15 @@ def on_session_start(run: HookRun) -> Reply:
         run.workspace, session_id=sid, home=run.home, cwd=str(cwd), header=[head]
     )
     if sid:
-        _note(run, sid, lambda data: data.update(start_tokens=briefing.tokens))
+        from ..continuity.fit import fact_keys
+
+        shown: dict[str, Any] = {
+            "start_tokens": briefing.tokens,
+            "start_shown": briefing.session_shown,
+        }
+        if briefing.session_shown:  # what a "continue" need not say again
+            shown["start_facts"] = sorted(fact_keys(briefing.text))
+        _note(run, sid, lambda data: data.update(shown))
     return Reply(context=briefing.text)
 
 
