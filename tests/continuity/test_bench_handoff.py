@@ -257,7 +257,8 @@ def test_work_left_running_in_a_sandbox_is_seen(tmp_path: Path) -> None:
 
 
 def test_a_failing_hook_is_reported_not_scored_as_silence(tmp_path: Path) -> None:
-    """workmem fails open (no answer, a line in its hook log): the benchmark must say so."""
+    """A hook part that fails (the board cannot be written, a line in the hook log) is
+    reported by the benchmark, even though the rest of the start still reaches the model."""
     from workmem.continuity.handoff_bench import _new_failures
     from workmem.continuity.handoff_replay import arrive
 
@@ -266,6 +267,6 @@ def test_a_failing_hook_is_reported_not_scored_as_silence(tmp_path: Path) -> Non
     (box.root / "memory" / "index.md").write_text("| not | the board |\n|---|---|\n")
     before = (len(box.failures), len(box.hook_log()))
     arrival = arrive(box, "claude-code", MOMENT, "broken")
-    assert arrival.start == ""  # the hook answered nothing ...
+    assert arrival.start.startswith("No Memory Session ID yet")  # the rest of the start ...
     failures = _new_failures(box, *before)  # ... and what its log says is reported
     assert failures and all("claude-code:" in line for line in failures)
