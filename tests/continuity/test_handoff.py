@@ -334,3 +334,18 @@ def test_the_note_an_agent_left_with_end_reaches_the_next_start(
     capsys.readouterr()
     context = start_codex(monkeypatch, capsys, root, "2026-05-25 14:00")
     assert note in context and context.count("wire the exporter") == 1
+
+
+def test_a_start_without_a_source_for_a_known_session_is_a_resume(
+    root: Path,
+    first: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """OpenClaw's bootstrap after a compaction says no source: the same platform session,
+    already registered with a transcript, gets its own work back, not a new start."""
+    first_sid = run_first(monkeypatch, capsys, first)
+    out = hook(monkeypatch, capsys, "SessionStart", first, at="2026-05-25 13:20")
+    context = context_of(out)
+    assert sid_of(context) == first_sid
+    assert "# Where you left off" in context and OPEN_STEP in context

@@ -135,8 +135,11 @@ def _targets(cases: dict[str, dict[str, Any]]) -> dict[str, bool | None]:
     return {
         "ended_score": at_least("ended"),
         "never_ended_score": at_least("never-ended"),
+        # A running session's work must not be handed over: "nothing of the work" is the
+        # right answer there; an empty context (only the ID) is wrong in every case.
         "no_empty_context": all(
-            c["empty_contexts"] == 0 and c["nothing_of_the_work"] == 0 for c in every
+            c["empty_contexts"] == 0 and (c is parallel or c["nothing_of_the_work"] == 0)
+            for c in every
         )
         if every
         else None,

@@ -26,11 +26,17 @@ NO_ID = (
 
 
 def on_session_start(run: HookRun) -> Reply:
+    known = _known(run)
     sid = _register(run)
     if sid:
         _note_start(run, sid)
     head = f"Your Memory Session ID is: {sid}" if sid else NO_ID
-    if run.inp.source in RESUME_SOURCES and sid:
+    # A platform that says no source (OpenClaw's bootstrap after a compaction) is resuming
+    # when this very platform session has a memory session and a transcript already.
+    resuming = run.inp.source in RESUME_SOURCES or (
+        run.inp.source is None and known == sid and run.transcript is not None
+    )
+    if resuming and sid:
         from ..continuity.briefing import build_resume
 
         resumed = build_resume(
@@ -59,6 +65,17 @@ def on_session_start(run: HookRun) -> Reply:
             shown["start_facts"] = sorted(fact_keys(briefing.text))
         _note(run, sid, lambda data: data.update(shown))
     return Reply(context=briefing.text)
+
+
+def _known(run: HookRun) -> str | None:
+    """The memory session this platform session had before this start, if any."""
+    from .session_map import lookup
+
+    try:
+        mapped = lookup(run.store, run.inp.platform, run.inp.session_id)
+    except Exception:
+        return None
+    return mapped.memory_session_id if mapped else None
 
 
 def _register(run: HookRun) -> str | None:
