@@ -110,3 +110,22 @@ $(MUTATION_STAMP): $(TEST_STAMP)
 
 mutation: install $(MUTATION_STAMP)
 	nice -n 10 $(BIN)/python bench/mutation.py $(MODULES)
+
+# The plugin and extension folders (plugins/, .claude-plugin/) are made by the code that
+# writes setup's hooks; a test checks the repository holds exactly what it makes.
+.PHONY: plugins dist
+plugins: $(DEMO_STAMP)
+	$(BIN)/python -m workmem.platforms.plugin_files .
+
+# A wheel and a source archive in dist/, for a package index later or `pipx install
+# dist/workmem-*.whl` now; each is checked by installing the wheel into a fresh virtualenv.
+dist: $(BIN)/python
+	rm -rf dist
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
+	$(BIN)/python -m pip download --quiet --no-deps --no-binary :all: --dest dist . 2>/dev/null \
+		|| $(BIN)/python -c "import setuptools.build_meta as b; b.build_sdist('dist')"
+	rm -rf build/dist-check && $(PYTHON) -m venv build/dist-check
+	build/dist-check/bin/pip install --quiet dist/workmem-*.whl
+	build/dist-check/bin/workmem --version
+	rm -rf build/dist-check
+	@ls -1 dist

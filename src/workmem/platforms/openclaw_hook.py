@@ -169,8 +169,9 @@ export default handler;
 """
 
 
-def files(program: str) -> dict[str, str]:
-    """``HOOK.md`` and ``handler.ts`` for a workmem executable at ``program``."""
+def files(program: str, missing: str | None = None) -> dict[str, str]:
+    """``HOOK.md`` and ``handler.ts`` for a workmem executable at ``program``; ``missing``
+    is the line logged once when that program is not there (default: how to install it)."""
     events = json.dumps(list(EVENTS))
     hook_md = (
         "---\n"
@@ -188,7 +189,7 @@ def files(program: str) -> dict[str, str]:
     handler = (
         _HANDLER.replace("__WORKMEM__", json.dumps(program))
         .replace("__WAIT__", str(BOOTSTRAP_WAIT_MS))
-        .replace("__MISSING__", json.dumps(missing_line(program)))
+        .replace("__MISSING__", json.dumps(missing or missing_line(program)))
     )
     return {"HOOK.md": hook_md, "handler.ts": handler}
 
