@@ -64,7 +64,9 @@ def test_claude_code_plugin_from_the_marketplace(sandbox: Sandbox) -> None:
         sandbox.run_ok([claude, "plugin", "marketplace", "remove", "workmem"])
         after = json.loads(settings.read_text())
         assert not after.get("enabledPlugins") and not after.get("extraKnownMarketplaces")
-        installed = json.loads((sandbox.home / ".claude" / "plugins" / "installed_plugins.json").read_text())
+        installed = json.loads(
+            (sandbox.home / ".claude" / "plugins" / "installed_plugins.json").read_text()
+        )
         assert "workmem@workmem" not in installed["plugins"]
         sandbox.run_ok([claude, "-p", "[[hello]] again", "--output-format", "json"])
     assert list(board_rows(sandbox.project)) == [sid], "a hook still fired after uninstall"
@@ -152,7 +154,9 @@ def test_gemini_cli_extension(sandbox: Sandbox) -> None:
         run = [gemini, "--yolo", "-m", "gemini-2.5-flash", "-o", "json", "-p"]
         sandbox.run_ok([*run, "[[hello]] hi"])
         rows = board_rows(sandbox.project)
-        assert len(rows) == 1, f"the extension's SessionStart did not register\n{sandbox.hook_log()}"
+        assert len(rows) == 1, (
+            f"the extension's SessionStart did not register\n{sandbox.hook_log()}"
+        )
         (sid,) = rows
         asked = [r for r in model.model_requests() if "[[hello]]" in r.text]
         seen = hook_context(asked[-1], "<hook_context>Your Memory Session ID is:")

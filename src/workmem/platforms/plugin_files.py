@@ -93,7 +93,7 @@ SKILLS: dict[str, tuple[str, str]] = {
         "1. Take your Memory Session ID from the line `Your Memory Session ID is: ...` in "
         "your context.\n"
         '2. Run `workmem say "update memory session" --run --as <ID>`.\n'
-        "3. Add what it asks for: `workmem session update <ID> --topic \"...\" --section "
+        '3. Add what it asks for: `workmem session update <ID> --topic "..." --section '
         '"Decisions=..." --section "Next Actions=..."` (mark finished items "[done] ...").\n'
         "4. Say what was saved, in one sentence.",
     ),
@@ -109,7 +109,7 @@ SKILLS: dict[str, tuple[str, str]] = {
     "search": (
         "Search workmem's memory of earlier sessions, decisions and daily logs: when the "
         "user asks what was done or decided before, or where something was left.",
-        "1. Run `workmem search \"<the user's question>\"` (add `--since YYYY-MM-DD` when "
+        '1. Run `workmem search "<the user\'s question>"` (add `--since YYYY-MM-DD` when '
         "they name a time).\n"
         "2. Open the hits that matter with `workmem get <hit id>`, and the entries around "
         "one with `workmem timeline <hit id>`.\n"
