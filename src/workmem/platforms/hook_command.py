@@ -178,6 +178,11 @@ def installed_commands(platform: str, scope: str, project: Path, home: Path) -> 
     Read-only and tolerant: a configuration that cannot be read has no workmem hooks as
     far as this is concerned; ``hooks install`` reports the damage when it is asked to write.
     """
+    return [c for found in commands_by_file(platform, scope, project, home).values() for c in found]
+
+
+def commands_by_file(platform: str, scope: str, project: Path, home: Path) -> dict[Path, list[str]]:
+    """Each configuration file of ``platform`` -> workmem's hook command lines in it."""
     from ..hooks.install import config_paths
     from .hook_line import is_ours
     from .jsonc import load_object
@@ -188,23 +193,25 @@ def installed_commands(platform: str, scope: str, project: Path, home: Path) -> 
         try:
             text = handler.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            return []
+            return {}
         match = _OPENCLAW_EXE.search(text)
         if match is None:
-            return [f"(a hook in {handler} whose command could not be read)"]
+            return {path: [f"(a hook in {handler} whose command could not be read)"]}
         program = shell_word(Path(json.loads(match.group(1))))
-        return [f"{program} hook agent:bootstrap --platform openclaw"]
-    found: list[str] = []
+        return {path: [f"{program} hook agent:bootstrap --platform openclaw"]}
+    found: dict[Path, list[str]] = {}
     for each in config_paths(platform, scope, project, home):
         try:
             data = load_object(each.read_text(encoding="utf-8-sig"), str(each))
         except (OSError, UnicodeDecodeError, ValueError, WorkmemError):
             continue
-        found += [
+        lines = [
             str(h["command"])
             for h in _hooks_under(data)
             if is_ours(h, platform) and isinstance(h.get("command"), str)
         ]
+        if lines:
+            found[each] = lines
     return found
 
 
@@ -268,21 +275,21 @@ def check_hook_commands(workspace: Workspace, report: DoctorReport) -> None:
     verdicts: dict[str, str | None] = {}
     for platform in PLATFORMS:
         for scope in ("project", "user"):
-            where = _config_file(platform, scope, workspace.root, home)
-            problems: dict[str, None] = {}
-            for command in installed_commands(platform, scope, workspace.root, home):
-                exe = None if command.startswith("(") else executable_of(command)
-                if exe is None:
-                    problems[f"cannot read the command {command!r}"] = None
-                    continue
-                if exe not in verdicts:
-                    verdicts[exe] = runs(exe)
-                if verdicts[exe] is not None:
-                    problems[str(verdicts[exe])] = None
-            for problem in problems:
-                report.add(
-                    "hook-command",
-                    None,
-                    f"{platform} hooks in {where} are broken: {problem}; run `workmem setup` "
-                    "again to rewrite them",
-                )
+            for where, commands in commands_by_file(platform, scope, workspace.root, home).items():
+                problems: dict[str, None] = {}
+                for command in commands:
+                    exe = None if command.startswith("(") else executable_of(command)
+                    if exe is None:
+                        problems[f"cannot read the command {command!r}"] = None
+                        continue
+                    if exe not in verdicts:
+                        verdicts[exe] = runs(exe)
+                    if verdicts[exe] is not None:
+                        problems[str(verdicts[exe])] = None
+                for problem in problems:
+                    report.add(
+                        "hook-command",
+                        None,
+                        f"{platform} hooks in {where} are broken: {problem}; run `workmem "
+                        "setup` again to rewrite them",
+                    )
