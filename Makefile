@@ -117,15 +117,13 @@ mutation: install $(MUTATION_STAMP)
 plugins: $(DEMO_STAMP)
 	$(BIN)/python -m workmem.platforms.plugin_files .
 
-# A wheel and a source archive in dist/, for a package index later or `pipx install
-# dist/workmem-*.whl` now; each is checked by installing the wheel into a fresh virtualenv.
+# A wheel in dist/, for a package index later or `pipx install dist/workmem-*.whl` now;
+# checked by installing it into a fresh virtualenv and running it.
 dist: $(BIN)/python
-	rm -rf dist
+	rm -rf dist build/dist-check
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
-	$(BIN)/python -m pip download --quiet --no-deps --no-binary :all: --dest dist . 2>/dev/null \
-		|| $(BIN)/python -c "import setuptools.build_meta as b; b.build_sdist('dist')"
-	rm -rf build/dist-check && $(PYTHON) -m venv build/dist-check
-	build/dist-check/bin/pip install --quiet dist/workmem-*.whl
+	$(PYTHON) -m venv build/dist-check
+	build/dist-check/bin/python -m pip install --quiet dist/workmem-*.whl
 	build/dist-check/bin/workmem --version
 	rm -rf build/dist-check
 	@ls -1 dist

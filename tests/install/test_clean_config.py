@@ -272,3 +272,16 @@ def test_a_hook_whose_workmem_is_gone_exits_0_without_a_word(
     assert done.returncode == 0 and done.stderr == ""
     assert ("Your Memory Session ID is" in done.stdout) is present
     assert (project / "memory" / "index.md").exists() is present
+
+
+def test_setup_says_when_the_plugin_runs_hooks_too(project: Path, on_path: Path) -> None:
+    home = project.parent / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"enabledPlugins": {"workmem@workmem": True}})
+    )
+    (home / ".gemini" / "extensions" / "workmem").mkdir(parents=True)
+    (home / ".gemini" / "extensions" / "workmem" / "gemini-extension.json").write_text("{}")
+    report = setup(project, home=home, platforms=["claude-code", "gemini", "codex"])
+    both = [w for w in report.warnings if "its hooks run as well as these" in w]
+    assert len(both) == 2 and "Claude Code" in both[0] and "Gemini CLI" in both[1]

@@ -158,6 +158,15 @@ def hooks_step(
             f"{row.name}: {s}" for s in getattr(result, "user_steps", None) or []
         )
         report.warnings.extend(f"{row.name}: {w}" for w in result.warnings)
+        from .steps import plugin_installed
+
+        plugin = plugin_installed(row.key, home)
+        if plugin is not None:
+            report.warnings.append(
+                f"{plugin}: its hooks run as well as these. Keep one of the two: uninstall "
+                "the plugin, or take setup's hooks out again (workmem setup --uninstall "
+                f"--platform {row.key})"
+            )
         if result.personal and scope == "project" and row.key != "claude-code":
             where = store.show(config_path(row.key, scope, project, home))
             report.warnings.append(

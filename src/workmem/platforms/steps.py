@@ -202,3 +202,37 @@ def check_platform_steps(workspace: Workspace, report: DoctorReport) -> None:
             report.add("hook-trust", None, f"gemini ({scope}): {GEMINI_TRUST}")
         elif platform == "openclaw" and openclaw_enabled(home) is not True:
             report.add("hook-trust", None, f"openclaw ({scope}): {OPENCLAW_ENABLE}")
+
+
+# -- the plugin installed as well ------------------------------------------------------------
+def plugin_installed(platform: str, home: Path, env: Mapping[str, str] | None = None) -> str | None:
+    """Where workmem's plugin (or extension, or hook pack) is installed for ``platform``, if
+    it is: its hooks run beside any that setup writes, so setup says so."""
+    if platform == "claude-code":
+        data = _read_json(home / ".claude" / "settings.json")
+        enabled = data.get("enabledPlugins") if isinstance(data, dict) else None
+        if isinstance(enabled, dict) and any(
+            k.split("@")[0] == "workmem" and v for k, v in enabled.items()
+        ):
+            return "the workmem plugin is enabled in Claude Code (~/.claude/settings.json)"
+    elif platform == "codex":
+        import re
+
+        from .codex_trust import codex_home
+
+        path = codex_home(home, env) / "config.toml"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        if re.search(r'(?m)^\[plugins\."workmem@[^"]*"\]', text):
+            return f"the workmem plugin is installed in Codex ({path})"
+    elif platform == "gemini":
+        extension = home / ".gemini" / "extensions" / "workmem"
+        if (extension / "gemini-extension.json").is_file():
+            return f"the workmem extension is installed in Gemini CLI ({extension})"
+    elif platform == "openclaw":
+        pack = openclaw_state_dir(home, env) / "hooks" / "workmem-openclaw"
+        if pack.is_dir():
+            return f"the workmem hook pack is installed in OpenClaw ({pack})"
+    return None
