@@ -110,3 +110,20 @@ $(MUTATION_STAMP): $(TEST_STAMP)
 
 mutation: install $(MUTATION_STAMP)
 	nice -n 10 $(BIN)/python bench/mutation.py $(MODULES)
+
+# The plugin and extension folders (plugins/, .claude-plugin/) are made by the code that
+# writes setup's hooks; a test checks the repository holds exactly what it makes.
+.PHONY: plugins dist
+plugins: $(DEMO_STAMP)
+	$(BIN)/python -m workmem.platforms.plugin_files .
+
+# A wheel in dist/, for a package index later or `pipx install dist/workmem-*.whl` now;
+# checked by installing it into a fresh virtualenv and running it.
+dist: $(BIN)/python
+	rm -rf dist build/dist-check
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
+	$(PYTHON) -m venv build/dist-check
+	build/dist-check/bin/python -m pip install --quiet dist/workmem-*.whl
+	build/dist-check/bin/workmem --version
+	rm -rf build/dist-check
+	@ls -1 dist

@@ -101,7 +101,7 @@ def test_installed_wheel_sets_up_and_answers_each_hook(
     env = tool_env(installed, home)
     done = run_ok(["workmem", "setup", "--platform", platform], cwd=project, env=env)
     assert "Done: every change above was read back from disk." in done.stdout
-    assert f"hooks run: {installed / 'workmem'} (workmem on PATH)" in done.stdout
+    assert f"hooks run: workmem (on your PATH: {installed / 'workmem'})" in done.stdout
     assert "Note:" not in done.stdout  # a tool install: nothing to warn about
     again = run_ok(["workmem", "setup", "--platform", platform], cwd=project, env=env)
     assert "Nothing to change" in again.stdout

@@ -109,9 +109,13 @@ def _consents_to_trust(args: argparse.Namespace, remove: bool) -> bool:
 def _install(args: argparse.Namespace, remove: bool) -> int:
     from ..files.store import Store
     from ..hooks.install import install
+    from ..platforms.hook_command import choose
     from ..root import Workspace, find_root
 
     workspace = Workspace(find_root(getattr(args, "root", None)))
+    # The same command `workmem setup` writes, so neither rewrites the other's hooks.
+    program = None if remove else choose(getattr(args, "command", None)).program
+    trust = _consents_to_trust(args, remove)
     report = install(
         Store(workspace),
         args.platform,
@@ -120,11 +124,13 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
         home=Path.home(),
         remove=remove,
         dry_run=getattr(args, "dry_run", False),
-        trust=_consents_to_trust(args, remove),
+        command=program,
+        trust=trust,
     )
+    refused = trust and not report.trusted
     if wants_json(args):
-        emit_json({"ok": True, **report.to_dict()})
-        return 0
+        emit_json({"ok": not refused, **report.to_dict()})
+        return 4 if refused else 0
     verb = "would change" if report.dry_run else ("removed from" if remove else "installed in")
     if report.unchanged:
         state = "not installed" if remove else "already installed"
@@ -136,8 +142,11 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
     if report.dry_run:
         for path, text in report.preview.items():
             say(f"\n--- {path} ---\n{text.rstrip()}")
-    if report.trusted:
-        say(f"{args.platform}: Codex now trusts workmem's hooks")
+    if report.trust_state:
+        states = ", ".join(
+            f"{event} {state}" for event, state in sorted(report.trust_state.items())
+        )
+        say(f"{args.platform}: Codex reports workmem's hooks as: {states}")
     for warning in report.warnings:
         say(f"{args.platform}: {warning}")
     if report.user_steps:
@@ -146,7 +155,7 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
         )
         for step in report.user_steps:
             say(f"  - {step}")
-    return 0
+    return 4 if refused else 0
 
 
 def cmd_install(args: argparse.Namespace) -> int:
@@ -203,6 +212,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         verb.add_argument("--scope", choices=["project", "user"], default="project")
         verb.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
         if name == "install":
+            verb.add_argument(
+                "--command",
+                metavar="PATH",
+                help="absolute path of the workmem the hooks run (default: workmem on PATH)",
+            )
             verb.add_argument(
                 "--trust",
                 action="store_true",

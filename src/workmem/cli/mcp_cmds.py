@@ -9,16 +9,16 @@ from ..errors import UsageError
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
+    from ..platforms.install_route import needs_extra
+
     try:
         from ..mcp_server import serve
     except ImportError as exc:
-        raise UsageError(
-            "the MCP server needs the optional extra: pip install 'workmem[mcp]'"
-        ) from exc
+        raise UsageError(needs_extra("the MCP server", "mcp")) from exc
     try:
         serve(getattr(args, "root", None), http=args.http, port=args.port)
     except ModuleNotFoundError as exc:
-        raise UsageError(f"the MCP server needs {exc.name}: pip install 'workmem[mcp]'") from exc
+        raise UsageError(needs_extra(f"the MCP server ({exc.name})", "mcp")) from exc
     return 0
 
 
@@ -40,7 +40,8 @@ add it to your agent (use the full path of workmem if agents do not see your PAT
 
 The server works on the memory root found from the folder the agent starts it in; add
 --root DIR to the command to fix one. It needs the optional extra:
-pip install 'workmem[mcp]' (pipx inject workmem mcp, for a pipx install)."""
+pipx inject workmem mcp, uv tool install --with mcp …, or pip install mcp into workmem's
+virtualenv (without it, this command prints the one for your install)."""
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
