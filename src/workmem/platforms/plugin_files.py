@@ -87,6 +87,20 @@ SKILLS: dict[str, tuple[str, str]] = {
         "memories worth keeping with `workmem wrap --from-file -`.\n"
         "4. Tell the user in one sentence what the next session will find.",
     ),
+    "continue": (
+        "Pick up the work of the last session, in this agent or another, with workmem: "
+        "when the user says to continue, to go on where things were left, or names an "
+        "earlier session.",
+        "1. Take your Memory Session ID from the line `Your Memory Session ID is: ...` in "
+        "your context.\n"
+        "2. Run `workmem handoff --continue --as <ID>` (or `workmem handoff <session ID or "
+        "topic words> --continue --as <ID>` for a named one): it shows that session's plan, "
+        "request, files, decisions and errors, whether the repository moved since, and "
+        "records that this session continues it.\n"
+        "3. If it says the session still looks active in another window, ask the user "
+        "before taking its work over.\n"
+        "4. Go on from its open plan step; tell the user in one sentence where you start.",
+    ),
     "save": (
         "Save where this session stands into workmem's memory now: when the user asks to "
         "save, checkpoint or update the memory session.",
@@ -242,7 +256,8 @@ def files() -> dict[str, str]:
         "extension for Gemini CLI",
         "`gemini extensions install <clone>/plugins/workmem-gemini` (or `gemini extensions "
         "link` it), then trust your project folder: Gemini CLI runs no hook in an untrusted "
-        "one. Commands: /workmem:handoff, /workmem:save, /workmem:notes, /workmem:search.",
+        "one. Commands: /workmem:handoff, /workmem:continue, /workmem:save, /workmem:notes, "
+        "/workmem:search.",
     )
 
     pack = "plugins/workmem-openclaw/"
