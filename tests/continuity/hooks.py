@@ -49,6 +49,8 @@ def context_of(out: str, platform: str = "claude-code") -> str:
     if platform in ("claude-code", "codex", "gemini"):
         specific = data.get("hookSpecificOutput") or {}
         return str(specific.get("additionalContext") or "")
+    if platform == "openclaw":
+        return str(data.get("context") or "")
     return str(data.get("additional_context") or data.get("additionalContext") or "")
 
 

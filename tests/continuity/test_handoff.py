@@ -349,3 +349,29 @@ def test_a_start_without_a_source_for_a_known_session_is_a_resume(
     context = context_of(out)
     assert sid_of(context) == first_sid
     assert "# Where you left off" in context and OPEN_STEP in context
+
+
+def test_an_openclaw_reply_sent_is_a_turns_end_that_saves(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OpenClaw has no Stop: a reply sent on a chat channel (message:sent) ends the turn."""
+    from tests.transcripts.util import write_jsonl
+
+    session = tmp_path / "oc.jsonl"
+    write_jsonl(
+        session,
+        [
+            {"type": "session", "version": 3, "id": "oc-1", "cwd": str(root)},
+            {
+                "type": "message",
+                "id": "m1",
+                "message": {"role": "user", "content": "Rename the billing module to invoices"},
+            },
+        ],
+    )
+    base = {"sessionId": "oc-1", "sessionFile": str(session), "workspaceDir": str(root)}
+    out = hook(monkeypatch, capsys, "agent:bootstrap", base, "openclaw")
+    sid = sid_of(context_of(out, "openclaw"))
+    hook(monkeypatch, capsys, "message:sent", {**base, "content": "Done."}, "openclaw")
+    record = activity.read(Workspace(root), sid)
+    assert record is not None and record.data["last_save"]["reason"] == "stop"

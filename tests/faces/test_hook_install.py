@@ -405,6 +405,7 @@ def test_openclaw_handler_is_asynchronous_and_forwards_only_what_workmem_reads(
         "message:received",
         "session:compact:before",
         "command:stop",
+        "message:sent",
         "command:new",
         "command:reset",
     ):

@@ -36,6 +36,7 @@ EVENTS = (
     "message:received",
     "session:compact:before",
     "command:stop",
+    "message:sent",
     "command:new",
     "command:reset",
 )
