@@ -70,6 +70,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- deleted idle rows: {ids}",
     "flow.marked_stale": "- marked stale: {ids}",
     "flow.kept_active": "- kept active: {ids}",
+    "flow.kept_running": "- kept (still running): {ids}",
     "flow.protected": "- protected (referenced): {ids}",
     "flow.attention": "- needs attention: {sid}: {why}",
     "flow.none": "none",
@@ -122,4 +123,18 @@ MESSAGES: dict[str, str] = {
         "memory/<type>_<topic>.md files were created; project memories are marked [STALE] "
         "after 30 days and references after 90, never deleted automatically."
     ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "Session wrap-up",
+    "workflow.session.update": "Session update",
+    "workflow.session.register": "Session registration",
+    "workflow.session.continue": "Continue a memory session",
+    "workflow.session.release": "Release a memory reference",
+    "workflow.session.archive": "Archive a session",
+    "workflow.organize": "Organize memory",
+    "workflow.notes.refresh": "Refresh the session notes",
+    "workflow.notes.view": "Show the session notes",
+    "workflow.relay.restore": "Continue from the last session",
+    "workflow.relay.archive": "Fresh start",
+    "workflow.migrate": "Memory migration",
+    "workflow.none": "No workflow: an ordinary message",
 }

@@ -70,6 +70,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 削除した idle の行: {ids}",
     "flow.marked_stale": "- stale にした行: {ids}",
     "flow.kept_active": "- active のまま: {ids}",
+    "flow.kept_running": "- 保持（まだ実行中）: {ids}",
     "flow.protected": "- 保護（参照あり）: {ids}",
     "flow.attention": "- 要対応: {sid}: {why}",
     "flow.none": "なし",
@@ -123,4 +124,18 @@ MESSAGES: dict[str, str] = {
         "記憶ファイルを作成しました。プロジェクトの記憶は 30 日、参考資料は 90 日で "
         "[STALE] になりますが、自動で削除はされません。"
     ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "セッションの締めくくり（記憶の保存）",
+    "workflow.session.update": "セッションの状態更新",
+    "workflow.session.register": "セッションの登録",
+    "workflow.session.continue": "記憶セッションの引き継ぎ",
+    "workflow.session.release": "参照の解除",
+    "workflow.session.archive": "セッションのアーカイブ",
+    "workflow.organize": "メモリの整理",
+    "workflow.notes.refresh": "セッションノートの更新",
+    "workflow.notes.view": "セッションノートの表示",
+    "workflow.relay.restore": "前回の続き",
+    "workflow.relay.archive": "新しく始める（引き継ぎスナップショットを保管）",
+    "workflow.migrate": "メモリの移行",
+    "workflow.none": "実行するワークフローはありません（通常のメッセージ）",
 }

@@ -68,6 +68,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 삭제한 idle 행: {ids}",
     "flow.marked_stale": "- stale로 표시: {ids}",
     "flow.kept_active": "- active 유지: {ids}",
+    "flow.kept_running": "- 유지(아직 진행 중): {ids}",
     "flow.protected": "- 보호됨(참조 중): {ids}",
     "flow.attention": "- 확인 필요: {sid}: {why}",
     "flow.none": "없음",
@@ -119,4 +120,18 @@ MESSAGES: dict[str, str] = {
         "파일을 만들었습니다. 프로젝트 기억은 30일, 참고 자료는 90일이 지나면 [STALE]로 "
         "표시되며 자동으로 삭제되지 않습니다."
     ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "세션 마무리(기억 저장)",
+    "workflow.session.update": "세션 상태 업데이트",
+    "workflow.session.register": "세션 등록",
+    "workflow.session.continue": "메모리 세션 이어가기",
+    "workflow.session.release": "참조 해제",
+    "workflow.session.archive": "세션 보관",
+    "workflow.organize": "메모리 정리",
+    "workflow.notes.refresh": "세션 노트 업데이트",
+    "workflow.notes.view": "세션 노트 보기",
+    "workflow.relay.restore": "지난 세션 이어가기",
+    "workflow.relay.archive": "새로 시작(인계 스냅샷 보관)",
+    "workflow.migrate": "메모리 마이그레이션",
+    "workflow.none": "실행할 작업 없음: 일반 메시지",
 }

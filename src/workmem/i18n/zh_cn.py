@@ -65,6 +65,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 已删除 idle 行：{ids}",
     "flow.marked_stale": "- 标记为 stale：{ids}",
     "flow.kept_active": "- 保留 active：{ids}",
+    "flow.kept_running": "- 保留（仍在进行中）：{ids}",
     "flow.protected": "- 受保护（被引用）：{ids}",
     "flow.attention": "- 需要处理：{sid}：{why}",
     "flow.none": "无",
@@ -112,4 +113,18 @@ MESSAGES: dict[str, str] = {
         "首次使用：已创建 MEMORY.md（索引，新对话先读它）和 memory/<类型>_<主题>.md 记忆文件；"
         "项目状态 30 天、参考资料 90 天后标记 [STALE]，不会自动删除。"
     ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "收工（保存这次的记忆）",
+    "workflow.session.update": "状态更新",
+    "workflow.session.register": "注册 memory session",
+    "workflow.session.continue": "接续记忆",
+    "workflow.session.release": "解除引用",
+    "workflow.session.archive": "封存 session",
+    "workflow.organize": "整理 memory",
+    "workflow.notes.refresh": "更新 session 笔记",
+    "workflow.notes.view": "显示 session 笔记",
+    "workflow.relay.restore": "接续上次",
+    "workflow.relay.archive": "重新开始（封存交接快照）",
+    "workflow.migrate": "迁移记忆",
+    "workflow.none": "没有要执行的流程：普通消息",
 }

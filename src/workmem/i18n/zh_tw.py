@@ -64,6 +64,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 已刪除 idle 列：{ids}",
     "flow.marked_stale": "- 標為 stale：{ids}",
     "flow.kept_active": "- 保留 active：{ids}",
+    "flow.kept_running": "- 保留（仍在進行中）：{ids}",
     "flow.protected": "- 受保護（被引用）：{ids}",
     "flow.attention": "- 需要處理：{sid}：{why}",
     "flow.none": "無",
@@ -111,4 +112,18 @@ MESSAGES: dict[str, str] = {
         "首次使用：已建立 MEMORY.md（索引，新對話先讀它）和 memory/<類型>_<主題>.md 記憶檔；"
         "專案狀態 30 天、參考資料 90 天後標記 [STALE]，不會自動刪除。"
     ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "收工（保存這次的記憶）",
+    "workflow.session.update": "狀態更新",
+    "workflow.session.register": "註冊 memory session",
+    "workflow.session.continue": "接續記憶",
+    "workflow.session.release": "解除引用",
+    "workflow.session.archive": "封存 session",
+    "workflow.organize": "整理 memory",
+    "workflow.notes.refresh": "更新 session 筆記",
+    "workflow.notes.view": "顯示 session 筆記",
+    "workflow.relay.restore": "接續上次",
+    "workflow.relay.archive": "重新開始（封存交接快照）",
+    "workflow.migrate": "遷移記憶",
+    "workflow.none": "沒有要執行的流程：一般訊息",
 }

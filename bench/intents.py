@@ -1,0 +1,182 @@
+"""The intent matcher on its phrase set: right share per language, false wrap-ups, cost.
+
+Two parts: the dev part (``tests/faces/data/intents_dev.tsv``, the one the rules are
+tuned on; a unit test keeps it whole) and the held-out part
+(``bench/intents/heldout.tsv``, written before the matcher and reported only, never tuned
+on). Each line: language, expected workflow (``-``: none), expected argument
+(``session_id=…``, ``topic=…`` or ``-``), message.
+
+A message is right when the workflow is the expected one (none included) and, where an
+argument is expected, the argument too. A false wrap-up is a message that is not a
+wrap-up request (a negation, a question, a coding request, another workflow) read as one:
+the target is 0.
+
+The cost: microseconds per call in this process, over ordinary prompts (the hook's
+common case: no anchor word, nothing compiled) and over the whole phrase set; the first
+call of a fresh process is measured in a subprocess (imports and compiles included).
+
+    .venv/bin/python bench/intents.py [--show-misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEV = HERE.parent / "tests" / "faces" / "data" / "intents_dev.tsv"
+HELDOUT = HERE / "intents" / "heldout.tsv"
+LANGUAGES = ("en", "zh-TW", "zh-CN", "ja", "ko")
+ORDINARY = (
+    "please look at the failing test in auth",
+    "Can you refactor the session store so it uses the new lock helper?",
+    "幫我看一下這個測試為什麼會失敗",
+    "このテストが失敗する理由を調べて",
+    "이 테스트가 왜 실패하는지 봐줘",
+    "run the linter and fix what it reports, then commit",
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    language: str
+    expected: str
+    argument: str
+    text: str
+
+
+@dataclass
+class Tally:
+    total: int = 0
+    right: int = 0
+    false_wraps: int = 0
+    misses: list[str] = field(default_factory=list)
+
+
+def read_cases(path: Path) -> list[Case]:
+    cases = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 4:
+            raise SystemExit(f"{path}:{number}: expected 4 tab-separated fields")
+        cases.append(Case(*parts))
+    return cases
+
+
+def outcome(case: Case) -> tuple[str, str]:
+    from workmem.intents import match_intent
+
+    found = match_intent(case.text)
+    if found is None:
+        return "-", "-"
+    argument = ";".join(f"{k}={v}" for k, v in sorted(found.args.items())) or "-"
+    return found.workflow, argument
+
+
+def score(cases: list[Case]) -> dict[str, Tally]:
+    tallies = {language: Tally() for language in LANGUAGES}
+    for case in cases:
+        tally = tallies.setdefault(case.language, Tally())
+        workflow, argument = outcome(case)
+        tally.total += 1
+        right = workflow == case.expected and (case.argument == "-" or case.argument == argument)
+        if right:
+            tally.right += 1
+        else:
+            tally.misses.append(
+                f"{case.language}: expected {case.expected} {case.argument}, "
+                f"got {workflow} {argument}: {case.text}"
+            )
+        if workflow == "wrap" and case.expected != "wrap":
+            tally.false_wraps += 1
+    return tallies
+
+
+def report(name: str, tallies: dict[str, Tally], show_misses: bool) -> None:
+    print(f"\n{name}")
+    print(f"{'language':<8} {'right':>11} {'share':>7} {'false wrap-ups':>15}")
+    total = Tally()
+    for language, tally in tallies.items():
+        if not tally.total:
+            continue
+        share = tally.right / tally.total
+        print(
+            f"{language:<8} {tally.right:>5}/{tally.total:<5} {share:>7.1%} {tally.false_wraps:>15}"
+        )
+        total.total += tally.total
+        total.right += tally.right
+        total.false_wraps += tally.false_wraps
+        total.misses += tally.misses
+    print(
+        f"{'all':<8} {total.right:>5}/{total.total:<5} {total.right / total.total:>7.1%} "
+        f"{total.false_wraps:>15}"
+    )
+    if show_misses:
+        for miss in total.misses:
+            print("  miss:", miss)
+
+
+def per_call(texts: list[str], rounds: int = 200) -> float:
+    """Median microseconds per call, after a warm-up (imports and compiles done)."""
+    from workmem.intents import match_intent
+
+    for text in texts:
+        match_intent(text)
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for text in texts:
+            match_intent(text)
+        samples.append((time.perf_counter() - start) / len(texts))
+    return statistics.median(samples) * 1e6
+
+
+#: what a prompt hook has imported before it looks for a trigger phrase
+BASE = "import workmem.hooks.handlers"
+
+
+def first_call(text: str, runs: int = 15) -> float:
+    """Milliseconds for a fresh process to import the matcher and answer one message,
+    over a process that imports what the prompt hook has loaded by then (``BASE``).
+    Run ``make install`` (or ``python -m compileall src``) first: without bytecode the
+    figure is the compile time of the source."""
+    code = BASE + "; from workmem.phrases import detect; detect({!r})"
+    ms = []
+    for _ in range(runs):
+        for program in (BASE, code.format(text)):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", program], check=True)
+            ms.append((program, (time.perf_counter() - start) * 1000))
+    bare = statistics.median(t for p, t in ms if p == BASE)
+    full = statistics.median(t for p, t in ms if p != BASE)
+    return full - bare
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--show-misses", action="store_true")
+    options = parser.parse_args()
+    dev, heldout = read_cases(DEV), read_cases(HELDOUT)
+    report(f"dev part ({len(dev)} messages; tuned on)", score(dev), options.show_misses)
+    report(
+        f"held-out part ({len(heldout)} messages; never tuned on)",
+        score(heldout),
+        options.show_misses,
+    )
+    print("\ncost per call (median, warm process)")
+    print(f"  ordinary prompts:   {per_call(list(ORDINARY)):7.1f} µs")
+    print(f"  whole phrase set:   {per_call([c.text for c in dev + heldout], 20):7.1f} µs")
+    print("first call in a fresh process, over the prompt hook's own imports (median of 15)")
+    print(f"  ordinary English prompt: {first_call(ORDINARY[0]):6.1f} ms")
+    print(f"  收工了嗎？:              {first_call('收工了嗎？'):6.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

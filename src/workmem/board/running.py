@@ -1,0 +1,102 @@
+"""Which sessions on the board are still running: organize never deletes one.
+
+Seed 001's organize deletes every idle row, on the premise that an idle row is a chat
+nobody is in any more. A chat whose agent is still in it is not one: deleting its row makes
+its next save register a second session, and its hooks look for a row that is gone. So a
+session counts as running, and organize keeps it, when
+
+* it is the caller's own (the session that asked to organize), whatever its age;
+* its row was started or updated within ``[board] running_minutes`` (default 120;
+  0 spares the caller's own session only);
+* a platform session mapped to it by the hooks was mapped within that time, or its
+  transcript was written within it (the agent is still talking in it).
+
+Looking costs one read of the hooks' map and one ``stat`` per mapped transcript of an
+idle or active row; no transcript is opened.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta
+
+from .. import clock
+from ..errors import UsageError
+from .context import BoardContext
+from .model import BoardRow
+
+#: why a session counts as running, as organize reports it
+CALLER, RECENT_ROW, RECENT_HOOK, RECENT_TRANSCRIPT = (
+    "the caller's own session",
+    "started or updated lately",
+    "its hooks ran lately",
+    "its transcript was written lately",
+)
+
+
+def _at(stamp: str | None) -> datetime | None:
+    if not stamp:
+        return None
+    try:
+        return clock.parse_timestamp(stamp)
+    except UsageError:
+        return None
+
+
+def _written_at(transcript: str) -> datetime | None:
+    """When a transcript was last written. An OpenClaw session is named
+    ``<database>/<session id>``: the database file's time stands in for it."""
+    from ..files.oscompat import outside_path
+
+    path = str(outside_path(transcript))
+    for candidate in (path, os.path.dirname(path)):
+        try:
+            info = os.stat(candidate)
+        except (OSError, ValueError):
+            continue
+        if os.path.isfile(candidate):
+            return datetime.fromtimestamp(info.st_mtime)
+    return None
+
+
+def running_sessions(
+    ctx: BoardContext,
+    rows: list[BoardRow],
+    *,
+    current: str | None = None,
+    minutes: int | None = None,
+) -> dict[str, str]:
+    """Session ID -> why it is still running, for the idle and active ``rows``."""
+    window = ctx.settings.board.running_minutes if minutes is None else minutes
+    if window < 0:
+        raise UsageError("[board] running_minutes must be zero or more")
+    now = ctx.now()
+    since = now - timedelta(minutes=window)
+    wanted = {row.session_id: row for row in rows if row.status in ("idle", "active")}
+    found: dict[str, str] = {}
+    if current and current in wanted:
+        found[current] = CALLER
+    if window == 0:  # set to 0: only the caller's own session is spared
+        return found
+    for sid, row in wanted.items():
+        if sid in found:
+            continue
+        latest = max((t for t in (_at(row.started_at), _at(row.updated_at)) if t), default=None)
+        if latest is not None and latest >= since:
+            found[sid] = RECENT_ROW
+    from ..hooks.session_map import entries
+
+    for mapped in entries(ctx.store):
+        sid = mapped.memory_session_id
+        if sid not in wanted or sid in found:
+            continue
+        hooked = _at(mapped.updated)
+        if hooked is not None and hooked >= since:
+            found[sid] = RECENT_HOOK
+            continue
+        written = _written_at(mapped.transcript) if mapped.transcript else None
+        # A transcript's time is the machine's clock; ``now`` may be pinned (tests), so
+        # a time in the future of ``now`` counts as recent too.
+        if written is not None and written >= since:
+            found[sid] = RECENT_TRANSCRIPT
+    return found
