@@ -1,9 +1,11 @@
 """The intent matcher on its phrase set: right share per language, false wrap-ups, cost.
 
-Two parts: the dev part (``tests/faces/data/intents_dev.tsv``, the one the rules are
-tuned on; a unit test keeps it whole) and the held-out part
-(``bench/intents/heldout.tsv``, written before the matcher and reported only, never tuned
-on). Each line: language, expected workflow (``-``: none), expected argument
+Three parts: the dev part (``tests/faces/data/intents_dev.tsv``, the one the rules are
+tuned on; a unit test keeps it whole); held-out part A (``bench/intents/heldout.tsv``,
+written before the matcher, never run until the rules were done, but its phrasings were in
+mind while the rules were written, so it flatters them); held-out part B
+(``bench/intents/heldout_b.tsv``, written after the matcher and committed before it was
+ever run on those lines). Neither held-out part is tuned on: they are reported only. Each line: language, expected workflow (``-``: none), expected argument
 (``session_id=…``, ``topic=…`` or ``-``), message.
 
 A message is right when the workflow is the expected one (none included) and, where an
@@ -31,6 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DEV = HERE.parent / "tests" / "faces" / "data" / "intents_dev.tsv"
 HELDOUT = HERE / "intents" / "heldout.tsv"
+HELDOUT_B = HERE / "intents" / "heldout_b.tsv"
 LANGUAGES = ("en", "zh-TW", "zh-CN", "ja", "ko")
 ORDINARY = (
     "please look at the failing test in auth",
@@ -139,43 +142,66 @@ def per_call(texts: list[str], rounds: int = 200) -> float:
 
 
 #: what a prompt hook has imported before it looks for a trigger phrase
-BASE = "import workmem.hooks.handlers"
+BASE = "import workmem.hooks.handlers, re, unicodedata"
+_CHILD = """
+import time
+{base}
+start = time.perf_counter()
+from workmem.phrases import detect
+detect({text!r})
+print((time.perf_counter() - start) * 1000)
+"""
 
 
-def first_call(text: str, runs: int = 15) -> float:
-    """Milliseconds for a fresh process to import the matcher and answer one message,
-    over a process that imports what the prompt hook has loaded by then (``BASE``).
-    Run ``make install`` (or ``python -m compileall src``) first: without bytecode the
-    figure is the compile time of the source."""
-    code = BASE + "; from workmem.phrases import detect; detect({!r})"
-    ms = []
-    for _ in range(runs):
-        for program in (BASE, code.format(text)):
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", program], check=True)
-            ms.append((program, (time.perf_counter() - start) * 1000))
-    bare = statistics.median(t for p, t in ms if p == BASE)
-    full = statistics.median(t for p, t in ms if p != BASE)
-    return full - bare
+def first_call(text: str, runs: int = 15) -> tuple[float, float]:
+    """(median, min) milliseconds a fresh process takes to import the matcher and answer
+    one message, timed inside the process after what the prompt hook has imported by then
+    (``BASE``): a shared machine's process start-up noise stays out of it. Run
+    ``make install`` (or ``python -m compileall src``) first: without bytecode the figure
+    is the compile time of the source."""
+    code = _CHILD.format(base=BASE, text=text)
+    ms = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], check=True, capture_output=True, text=True
+            ).stdout
+        )
+        for _ in range(runs)
+    ]
+    return statistics.median(ms), min(ms)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-misses", action="store_true")
     options = parser.parse_args()
-    dev, heldout = read_cases(DEV), read_cases(HELDOUT)
+    dev, heldout, heldout_b = read_cases(DEV), read_cases(HELDOUT), read_cases(HELDOUT_B)
     report(f"dev part ({len(dev)} messages; tuned on)", score(dev), options.show_misses)
     report(
-        f"held-out part ({len(heldout)} messages; never tuned on)",
+        f"held-out part A ({len(heldout)} messages; written before the matcher, in mind "
+        "while its rules were written; never tuned on)",
         score(heldout),
+        options.show_misses,
+    )
+    report(
+        f"held-out part B ({len(heldout_b)} messages; written after the matcher, "
+        "committed before its first run; never tuned on)",
+        score(heldout_b),
         options.show_misses,
     )
     print("\ncost per call (median, warm process)")
     print(f"  ordinary prompts:   {per_call(list(ORDINARY)):7.1f} µs")
-    print(f"  whole phrase set:   {per_call([c.text for c in dev + heldout], 20):7.1f} µs")
-    print("first call in a fresh process, over the prompt hook's own imports (median of 15)")
-    print(f"  ordinary English prompt: {first_call(ORDINARY[0]):6.1f} ms")
-    print(f"  收工了嗎？:              {first_call('收工了嗎？'):6.1f} ms")
+    every = [c.text for c in dev + heldout + heldout_b]
+    print(f"  whole phrase set:   {per_call(every, 20):7.1f} µs")
+    print("first call in a fresh process, after the prompt hook's own imports (15 runs)")
+    for label, text in (
+        ("ordinary English prompt", ORDINARY[0]),
+        ("ordinary Chinese prompt", ORDINARY[2]),
+        ("收工了嗎？", "收工了嗎？"),
+        ("wrap up", "wrap up"),
+    ):
+        median, least = first_call(text)
+        print(f"  {label + ':':<26}{median:6.2f} ms median, {least:6.2f} ms min")
 
 
 if __name__ == "__main__":
