@@ -5,8 +5,9 @@ tuned on; a unit test keeps it whole); held-out part A (``bench/intents/heldout.
 written before the matcher, never run until the rules were done, but its phrasings were in
 mind while the rules were written, so it flatters them); held-out part B
 (``bench/intents/heldout_b.tsv``, written after the matcher and committed before it was
-ever run on those lines). Neither held-out part is tuned on: they are reported only. Each line: language, expected workflow (``-``: none), expected argument
-(``session_id=…``, ``topic=…`` or ``-``), message.
+ever run on those lines). Neither held-out part is tuned on: they are reported only.
+Each line: language, expected workflow (``-``: none), expected argument (``session_id=…``,
+``topic=…`` or ``-``), message.
 
 A message is right when the workflow is the expected one (none included) and, where an
 argument is expected, the argument too. A false wrap-up is a message that is not a

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import UsageError, WorkmemError
 from . import i18n
+from .errors import UsageError, WorkmemError
 from .i18n import message
 from .intents import Intent
 from .root import Workspace

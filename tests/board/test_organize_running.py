@@ -16,10 +16,10 @@ from workmem.board import Board
 from workmem.board.running import CALLER, RECENT_HOOK, RECENT_ROW, RECENT_TRANSCRIPT
 from workmem.cli import main
 from workmem.errors import UsageError
+from workmem.files.store import Store
 from workmem.files.tables import TableDocument
 from workmem.hooks import session_map
 from workmem.root import open_workspace
-from workmem.files.store import Store
 
 
 def rows(root: Path) -> dict[str, dict[str, str]]:
@@ -32,7 +32,9 @@ def later(monkeypatch: pytest.MonkeyPatch, stamp: str = "2026-05-25 18:00") -> N
 
 
 def map_to(root: Path, platform_session: str, sid: str, transcript: Path | None) -> None:
-    session_map.remember(Store(open_workspace(root)), "claude-code", platform_session, sid, transcript)
+    session_map.remember(
+        Store(open_workspace(root)), "claude-code", platform_session, sid, transcript
+    )
 
 
 def test_an_idle_row_started_a_minute_ago_is_kept(

@@ -132,7 +132,9 @@ def test_quoted_and_fenced_phrases_are_talk_about_them() -> None:
         (f"continue session {SID}", {"session_id": SID}),
     ],
 )
-def test_continue_requests_carry_their_topic_or_session(text: str, expected: dict[str, str]) -> None:
+def test_continue_requests_carry_their_topic_or_session(
+    text: str, expected: dict[str, str]
+) -> None:
     found = continue_request(text)
     assert found is not None
     assert found.args == expected

@@ -83,9 +83,7 @@ def test_continuing_at_a_prompt_keeps_the_continuation_on_the_session_that_goes_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     source = Board(root).register(topic="Login work", context="Started the limiter.").session_id
-    said = hook(
-        capsys, monkeypatch, "UserPromptSubmit", {**chat, "prompt": f"接續記憶 {source}"}
-    )
+    said = hook(capsys, monkeypatch, "UserPromptSubmit", {**chat, "prompt": f"接續記憶 {source}"})
     sid = sid_in(said)
     assert sid != source and mapped(root, "p1") == sid
     hook(capsys, monkeypatch, "PreCompact", {**chat, "trigger": "auto"})

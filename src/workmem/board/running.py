@@ -17,8 +17,8 @@ idle or active row; no transcript is opened.
 
 from __future__ import annotations
 
-import os
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from .. import clock
 from ..errors import UsageError
@@ -48,14 +48,13 @@ def _written_at(transcript: str) -> datetime | None:
     ``<database>/<session id>``: the database file's time stands in for it."""
     from ..files.oscompat import outside_path
 
-    path = str(outside_path(transcript))
-    for candidate in (path, os.path.dirname(path)):
+    path = Path(outside_path(transcript))
+    for candidate in (path, path.parent):
         try:
-            info = os.stat(candidate)
+            if candidate.is_file():
+                return datetime.fromtimestamp(candidate.stat().st_mtime)
         except (OSError, ValueError):
             continue
-        if os.path.isfile(candidate):
-            return datetime.fromtimestamp(info.st_mtime)
     return None
 
 

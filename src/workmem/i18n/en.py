@@ -118,6 +118,14 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "Nothing new to persist from this session.",
     "wrap.problem": "Could not read {file} (left as it is, its index line kept): {error}",
     "wrap.warning": "Warning: {finding}",
+    "wrap.unsaved": (
+        "Could not save {file} ({error}). Nothing is lost: its text is below, save it by hand"
+        " as memory/{file}:"
+    ),
+    "wrap.too_many": (
+        "Warning: {n} memory files; 3-5 is typical and 10 or more is too many: merge related "
+        "topics into fewer files."
+    ),
     "wrap.first": (
         "First wrap-up here: MEMORY.md (the index a new session reads first) and "
         "memory/<type>_<topic>.md files were created; project memories are marked [STALE] "

@@ -115,6 +115,14 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "이번 세션에는 저장할 새 정보가 없습니다",
     "wrap.problem": "{file}을(를) 읽지 못했습니다(그대로 두고 색인 줄도 유지): {error}",
     "wrap.warning": "주의: {finding}",
+    "wrap.unsaved": (
+        "{file}을(를) 저장하지 못했습니다({error}). 내용은 사라지지 않았습니다: 전체 내용이 "
+        "아래에 있으니 memory/{file}로 직접 저장하세요:"
+    ),
+    "wrap.too_many": (
+        "경고: 메모리 파일이 {n}개입니다. 보통 3~5개이고 10개 이상은 너무 많습니다: 관련 주제"
+        "를 합쳐 파일 수를 줄이세요."
+    ),
     "wrap.first": (
         "처음 사용: MEMORY.md(새 대화가 먼저 읽는 색인)와 memory/<유형>_<주제>.md 기억 "
         "파일을 만들었습니다. 프로젝트 기억은 30일, 참고 자료는 90일이 지나면 [STALE]로 "

@@ -109,6 +109,13 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "本次会话没有需要持久化的新信息",
     "wrap.problem": "无法读取 {file}（保持原样，索引行保留）：{error}",
     "wrap.warning": "注意 {finding}",
+    "wrap.unsaved": (
+        "无法保存 {file}（{error}）。内容没有丢失：全文如下，请手动存为 memory/{file}："
+    ),
+    "wrap.too_many": (
+        "警告：目前有 {n} 个记忆文件；通常 3-5 个，10 个以上就太多了：请把相关主题合并成较少"
+        "的文件。"
+    ),
     "wrap.first": (
         "首次使用：已创建 MEMORY.md（索引，新对话先读它）和 memory/<类型>_<主题>.md 记忆文件；"
         "项目状态 30 天、参考资料 90 天后标记 [STALE]，不会自动删除。"

@@ -108,6 +108,12 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "本次 session 沒有需要持久化的新資訊",
     "wrap.problem": "無法讀取 {file}（保持原樣，索引行保留）：{error}",
     "wrap.warning": "注意 {finding}",
+    "wrap.unsaved": (
+        "無法儲存 {file}（{error}）。內容沒有遺失：全文如下，請手動存成 memory/{file}："
+    ),
+    "wrap.too_many": (
+        "警告：目前有 {n} 個記憶檔；通常 3-5 個，10 個以上就太多了：請把相關主題合併成較少的檔案。"
+    ),
     "wrap.first": (
         "首次使用：已建立 MEMORY.md（索引，新對話先讀它）和 memory/<類型>_<主題>.md 記憶檔；"
         "專案狀態 30 天、參考資料 90 天後標記 [STALE]，不會自動刪除。"

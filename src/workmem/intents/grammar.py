@@ -104,4 +104,3 @@ class Grammar:
 
     def is_deferred(self, before: str, after: str) -> bool:
         return bool(_compiled(self.deferred).search(f"{before}\x00{after}"))
-

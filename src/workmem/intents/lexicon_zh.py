@@ -118,7 +118,11 @@ RULES = (
         "筆記|notes",
         r"(?:顯示|看|看一下|打開|給我看|查看)(?:這個)?(?:session)?(?:的)?(?:筆記|notes)",
     ),
-    rule(NOTES_REFRESH, "筆記|notes", r"(?:更新|重新整理|刷新)(?:一下)?(?:session)?(?:的)?(?:筆記|notes)"),
+    rule(
+        NOTES_REFRESH,
+        "筆記|notes",
+        r"(?:更新|重新整理|刷新)(?:一下)?(?:session)?(?:的)?(?:筆記|notes)",
+    ),
     rule(
         FRESH,
         "不要恢復|不用恢復|別恢復",

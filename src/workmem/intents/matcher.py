@@ -125,8 +125,8 @@ def _judge(
     return _Verdict.ACCEPT
 
 
-_OPEN_QUOTES = "\"`「『“"
-_CLOSE_QUOTES = "\"`」』”"
+_OPEN_QUOTES = '"`「『“'
+_CLOSE_QUOTES = '"`」』”'
 
 
 def _quoted(before: str, after: str) -> bool:
@@ -170,8 +170,9 @@ def match_intent(text: str) -> Intent | None:
     return None
 
 
-
-def _intent(message: Message, candidate: _Candidate, clause: Clause, found: re.Match[str]) -> Intent:
+def _intent(
+    message: Message, candidate: _Candidate, clause: Clause, found: re.Match[str]
+) -> Intent:
     args: dict[str, str] = {}
     groups = found.re.groupindex
     if "id" in groups and found.group("id"):

@@ -77,9 +77,7 @@ class Intent:
     __hash__ = None  # type: ignore[assignment]  # mutable args: not hashable
 
     def __repr__(self) -> str:
-        return (
-            f"Intent({self.workflow!r}, {self.phrase!r}, {self.language!r}, {self.args!r})"
-        )
+        return f"Intent({self.workflow!r}, {self.phrase!r}, {self.language!r}, {self.args!r})"
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -130,6 +128,8 @@ class Rule:
         return f"Rule({self.workflow!r}, {self.source!r})"
 
 
-def rule(workflow: str, anchors: str, source: str, *, alone: bool = True, ask: bool = False) -> Rule:
+def rule(
+    workflow: str, anchors: str, source: str, *, alone: bool = True, ask: bool = False
+) -> Rule:
     """``anchors`` is a ``|``-separated list of literal words."""
     return Rule(workflow, tuple(anchors.split("|")), source, alone=alone, ask=ask)
