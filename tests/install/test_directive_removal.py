@@ -46,7 +46,7 @@ def test_a_file_that_held_only_the_directive_is_deleted(root: Path, platform: st
     "before",
     [
         "model: gpt-4o\nread: [CONVENTIONS.md]\n",
-        "read:  [a.md, \"b c.md\" ]  # team rules\nauto-commits: false\n",
+        'read:  [a.md, "b c.md" ]  # team rules\nauto-commits: false\n',
         "read: []\n",
         "read: [ ]",
     ],
