@@ -138,7 +138,7 @@ def _aider(current: str | None, path: str) -> str:
     lines = text.split("\n")
     start = next((i for i, line in enumerate(lines) if line.startswith("read:")), None)
     flow = _FLOW_READ.match(lines[start]) if start is not None else None
-    if flow is not None and isinstance(read, list):
+    if start is not None and flow is not None and isinstance(read, list):
         # ``read: [A, B]`` (a flow list on one line): the entry goes inside the brackets
         items = flow.group("items")
         joined = f"{items}, MEMORY.md" if items.strip() else f"{items}MEMORY.md"
