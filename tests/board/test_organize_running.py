@@ -165,3 +165,30 @@ def test_organize_at_a_prompt_keeps_the_callers_row_and_its_next_save_keeps_its_
     assert sid in rows(root)
     fire("PreCompact", trigger="auto")
     assert list(rows(root)) == [sid]
+
+
+def _activity(root: Path, sid: str, data: dict[str, object]) -> None:
+    folder = root / "memory" / ".workmem" / "activity"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{sid}.json").write_text(json.dumps({"session_id": sid, **data}))
+
+
+def test_the_hooks_activity_record_keeps_a_session_running(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.board.running import AGENT_ALIVE
+    from workmem.files.processes import _stat
+
+    quiet, seen, alive, ended = (Board().start().session_id for _ in range(4))
+    later(monkeypatch, "2026-05-27 10:00")
+    _activity(root, seen, {"last_seen": "2026-05-27 09:30"})
+    _activity(root, quiet, {"last_seen": "2026-05-25 13:18"})
+    me = _stat(os.getpid())  # a process that is certainly alive: this one
+    if me is None:
+        pytest.skip("processes cannot be read here")
+    agent = {"pid": os.getpid(), "started": me[2], "name": me[0]}
+    _activity(root, alive, {"last_seen": "2026-05-25 13:18", "agent": agent})
+    _activity(root, ended, {"last_seen": "2026-05-27 09:59", "ended": "2026-05-27 09:59"})
+    report = Board().organize()
+    assert report.kept_running == {seen: RECENT_HOOK, alive: AGENT_ALIVE}
+    assert sorted(report.deleted_idle) == sorted([quiet, ended])

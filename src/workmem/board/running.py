@@ -8,11 +8,14 @@ session counts as running, and organize keeps it, when
 * it is the caller's own (the session that asked to organize), whatever its age;
 * its row was started or updated within ``[board] running_minutes`` (default 120;
   0 spares the caller's own session only);
-* a platform session mapped to it by the hooks was mapped within that time, or its
-  transcript was written within it (the agent is still talking in it).
+* the hooks saw it within that time: a platform session mapped to it, its activity
+  record's last sign of life (``continuity.activity``), or its transcript written (the
+  agent is still talking in it);
+* its agent's process is alive (the activity record names it), however long it has been
+  quiet: a chat left open over lunch is still open. A session that ended is not running.
 
-Looking costs one read of the hooks' map and one ``stat`` per mapped transcript of an
-idle or active row; no transcript is opened.
+Looking costs one read of the hooks' map, the activity records of the most recently active
+sessions, and one ``stat`` per transcript; no transcript is opened.
 """
 
 from __future__ import annotations
@@ -26,12 +29,15 @@ from .context import BoardContext
 from .model import BoardRow
 
 #: why a session counts as running, as organize reports it
-CALLER, RECENT_ROW, RECENT_HOOK, RECENT_TRANSCRIPT = (
+CALLER, RECENT_ROW, RECENT_HOOK, RECENT_TRANSCRIPT, AGENT_ALIVE = (
     "the caller's own session",
     "started or updated lately",
     "its hooks ran lately",
     "its transcript was written lately",
+    "its agent is still running",
 )
+#: activity records read (the most recently written first): more than run at once
+ACTIVITY_RECORDS = 64
 
 
 def _at(stamp: str | None) -> datetime | None:
@@ -83,6 +89,8 @@ def running_sessions(
         latest = max((t for t in (_at(row.started_at), _at(row.updated_at)) if t), default=None)
         if latest is not None and latest >= since:
             found[sid] = RECENT_ROW
+    for sid, why in _from_activity(ctx, wanted, found, since).items():
+        found[sid] = why
     from ..hooks.session_map import entries
 
     for mapped in entries(ctx.store):
@@ -99,3 +107,31 @@ def running_sessions(
         if written is not None and written >= since:
             found[sid] = RECENT_TRANSCRIPT
     return found
+
+
+def _from_activity(
+    ctx: BoardContext, wanted: dict[str, BoardRow], found: dict[str, str], since: datetime
+) -> dict[str, str]:
+    """What the sessions' own hooks recorded: the last sign of life, the transcript, the
+    agent's process (alive: running however quiet; an ended session is not)."""
+    from ..continuity.activity import read_recent
+    from ..files.processes import still_running
+
+    running: dict[str, str] = {}
+    for record in read_recent(ctx.workspace, ACTIVITY_RECORDS):
+        sid = record.session_id
+        if sid not in wanted or sid in found or record.ended:
+            continue
+        agent = record.data.get("agent")
+        if isinstance(agent, dict) and still_running(agent.get("pid"), agent.get("started")):
+            running[sid] = AGENT_ALIVE
+            continue
+        seen = _at(record.last_seen)
+        if seen is not None and seen >= since:
+            running[sid] = RECENT_HOOK
+            continue
+        transcript = record.text("transcript")
+        written = _written_at(transcript) if transcript else None
+        if written is not None and written >= since:
+            running[sid] = RECENT_TRANSCRIPT
+    return running

@@ -103,22 +103,22 @@ RULES = (
     rule(RESTORE, "where were", r"\bwhere were we", ask=True),
     rule(
         RESTORE,
-        "left off|we stopped",
+        "left off|stopped",
         r"\b(?:let'?s )?(?:continue|resume|carry on|keep going|pick (?:it |things )?up|"
-        r"take (?:it )?up|start)(?: from)? where we (?:left off|left it|stopped)",
+        r"take (?:it )?up|start)(?: from)? where (?:we|you|i) (?:left off|left it|stopped)",
         ask=True,
     ),
     rule(
         RESTORE,
-        "last time|last session|left off|we stopped",
+        "last time|last session|left off|stopped",
         r"\b(?:continue|resume|pick up)(?: with| working on)? (?:the |our |my )?{topic} "
-        r"(?:from (?:last time|the last session|before)|where we (?:left off|stopped))",
+        r"(?:from (?:last time|the last session|before)|where (?:we|you|i) (?:left off|stopped))",
         ask=True,
     ),
     rule(
         RESTORE,
-        "left off|we stopped",
-        r"\b(?:continue|resume|pick up|carry on) where we (?:left off|stopped) "
+        "left off|stopped",
+        r"\b(?:continue|resume|pick up|carry on) where (?:we|you|i) (?:left off|stopped) "
         r"(?:with|on) (?:the |our |my )?{topic}$",
         ask=True,
     ),
