@@ -148,19 +148,35 @@ _CHILD = """
 import time
 {base}
 start = time.perf_counter()
-from workmem.phrases import detect
+{load}
 detect({text!r})
 print((time.perf_counter() - start) * 1000)
 """
+_LOAD_OURS = "from workmem.phrases import detect"
+# A phrases.py of another revision, standalone (it imports the standard library only):
+# ``git show REV:src/workmem/phrases.py > FILE``. Loaded from bytecode compiled beforehand,
+# as ours is, so neither side pays for compiling its source.
+_LOAD_FILE = (
+    "import sys, importlib.util as u, importlib.machinery as mc; "
+    "s = u.spec_from_loader('baseline', mc.SourcelessFileLoader('baseline', {path!r})); "
+    "m = u.module_from_spec(s); sys.modules['baseline'] = m; s.loader.exec_module(m); "
+    "detect = m.detect"
+)
 
 
-def first_call(text: str, runs: int = 15) -> tuple[float, float]:
+def first_call(text: str, runs: int = 15, baseline: str | None = None) -> tuple[float, float]:
     """(median, min) milliseconds a fresh process takes to import the matcher and answer
     one message, timed inside the process after what the prompt hook has imported by then
     (``BASE``): a shared machine's process start-up noise stays out of it. Run
     ``make install`` (or ``python -m compileall src``) first: without bytecode the figure
     is the compile time of the source."""
-    code = _CHILD.format(base=BASE, text=text)
+    load = _LOAD_OURS
+    if baseline:
+        import py_compile
+
+        compiled = py_compile.compile(baseline, cfile=baseline + "c", doraise=True)
+        load = _LOAD_FILE.format(path=compiled)
+    code = _CHILD.format(base=BASE, text=text, load=load)
     ms = [
         float(
             subprocess.run(
@@ -175,6 +191,11 @@ def first_call(text: str, runs: int = 15) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="also time the detect() of this phrases.py (another revision's, for before/after)",
+    )
     options = parser.parse_args()
     dev, heldout, heldout_b = read_cases(DEV), read_cases(HELDOUT), read_cases(HELDOUT_B)
     report(f"dev part ({len(dev)} messages; tuned on)", score(dev), options.show_misses)
@@ -202,7 +223,11 @@ def main() -> None:
         ("wrap up", "wrap up"),
     ):
         median, least = first_call(text)
-        print(f"  {label + ':':<26}{median:6.2f} ms median, {least:6.2f} ms min")
+        line = f"  {label + ':':<26}{median:6.2f} ms median, {least:6.2f} ms min"
+        if options.baseline:
+            was, was_least = first_call(text, baseline=options.baseline)
+            line += f"   (baseline: {was:6.2f} ms median, {was_least:6.2f} ms min)"
+        print(line)
 
 
 if __name__ == "__main__":
