@@ -340,3 +340,24 @@ def test_the_cli_exits_non_zero_and_prints_the_text_when_a_write_fails(
     assert main(["wrap", "--no-bootstrap", "--lang", "en"]) == 1
     out = capsys.readouterr().out
     assert "Could not save project_app.md" in out and "v2 shipped" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "lists commits: commit history belongs to git log"),
+        ("zh-TW", "列出 commit：commit 歷史請看 git log"),
+        ("ja", "コミットを列挙しています"),
+        ("ko", "커밋을 나열합니다"),
+    ],
+)
+def test_anti_pattern_warnings_speak_the_readers_language(root: Path, lang: str, said: str) -> None:
+    item = MemoryInput.from_mapping(
+        {
+            "type": "project",
+            "topic": "history",
+            "content": "- a1b2c3d Fix retry\n- 9f8e7d6 Add limiter\n- 0c1d2e3 Bump deps\n",
+        }
+    )
+    report = wrap(Workspace(root), [item], now=NOW, gather=False, run_bootstrap=False, lang=lang)
+    assert "project_history.md" in render(report) and said in render(report)

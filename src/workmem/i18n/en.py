@@ -118,6 +118,14 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "Nothing new to persist from this session.",
     "wrap.problem": "Could not read {file} (left as it is, its index line kept): {error}",
     "wrap.warning": "Warning: {finding}",
+    "wrap.finding.code": "{file}: holds a code snippet: point to the file and line instead",
+    "wrap.finding.temporary-path": "{file}: names a temporary path: ephemeral state",
+    "wrap.finding.task-list": "{file}: holds a task list: tasks are session-scoped only",
+    "wrap.finding.git-tracked": "{file}: holds a diff or a list of files: git already tracks that",
+    "wrap.finding.commit-history": "{file}: lists commits: commit history belongs to git log",
+    "wrap.finding.api-signatures": (
+        "{file}: describes API signatures: the code says them, and they go stale here"
+    ),
     "wrap.unsaved": (
         "Could not save {file} ({error}). Nothing is lost: its text is below, save it by hand"
         " as memory/{file}:"

@@ -119,6 +119,18 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "このセッションには保存すべき新しい情報はありません",
     "wrap.problem": "{file} を読み込めませんでした（そのまま残し、索引の行も保持）: {error}",
     "wrap.warning": "注意: {finding}",
+    "wrap.finding.code": "{file}: コード片を含んでいます。ファイルと行番号を示してください",
+    "wrap.finding.temporary-path": "{file}: 一時パスを含んでいます（一時的な状態です）",
+    "wrap.finding.task-list": "{file}: タスクリストを含んでいます。タスクはこのセッション限りです",
+    "wrap.finding.git-tracked": (
+        "{file}: diff かファイル一覧を含んでいます。git がすでに記録しています"
+    ),
+    "wrap.finding.commit-history": (
+        "{file}: コミットを列挙しています。コミット履歴は git log にあります"
+    ),
+    "wrap.finding.api-signatures": (
+        "{file}: API シグネチャを書いています。コードに書かれており、ここでは古くなります"
+    ),
     "wrap.unsaved": (
         "{file} を保存できませんでした（{error}）。内容は失われていません：全文を下に示します"
         "。memory/{file} として手動で保存してください："

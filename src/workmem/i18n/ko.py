@@ -115,6 +115,14 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "이번 세션에는 저장할 새 정보가 없습니다",
     "wrap.problem": "{file}을(를) 읽지 못했습니다(그대로 두고 색인 줄도 유지): {error}",
     "wrap.warning": "주의: {finding}",
+    "wrap.finding.code": "{file}: 코드 조각이 있습니다. 파일과 줄 번호를 가리키세요",
+    "wrap.finding.temporary-path": "{file}: 임시 경로가 있습니다(일시적인 상태)",
+    "wrap.finding.task-list": "{file}: 할 일 목록이 있습니다. 작업은 이 세션에만 해당합니다",
+    "wrap.finding.git-tracked": "{file}: diff나 파일 목록이 있습니다. git이 이미 기록합니다",
+    "wrap.finding.commit-history": "{file}: 커밋을 나열합니다. 커밋 기록은 git log에 있습니다",
+    "wrap.finding.api-signatures": (
+        "{file}: API 시그니처를 적었습니다. 코드에 있고 여기서는 낡게 됩니다"
+    ),
     "wrap.unsaved": (
         "{file}을(를) 저장하지 못했습니다({error}). 내용은 사라지지 않았습니다: 전체 내용이 "
         "아래에 있으니 memory/{file}로 직접 저장하세요:"

@@ -109,6 +109,12 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "本次会话没有需要持久化的新信息",
     "wrap.problem": "无法读取 {file}（保持原样，索引行保留）：{error}",
     "wrap.warning": "注意 {finding}",
+    "wrap.finding.code": "{file}：含有代码片段：请改成指向文件和行号",
+    "wrap.finding.temporary-path": "{file}：提到临时路径：这是一次性的状态",
+    "wrap.finding.task-list": "{file}：含有待办清单：任务只属于这次 session",
+    "wrap.finding.git-tracked": "{file}：含有 diff 或文件清单：git 已经记录了",
+    "wrap.finding.commit-history": "{file}：列出 commit：commit 历史请看 git log",
+    "wrap.finding.api-signatures": "{file}：描述 API 签名：代码本身就写着，记在这里会过时",
     "wrap.unsaved": (
         "无法保存 {file}（{error}）。内容没有丢失：全文如下，请手动存为 memory/{file}："
     ),

@@ -108,6 +108,12 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "本次 session 沒有需要持久化的新資訊",
     "wrap.problem": "無法讀取 {file}（保持原樣，索引行保留）：{error}",
     "wrap.warning": "注意 {finding}",
+    "wrap.finding.code": "{file}：含有程式碼片段：請改成指向檔案與行號",
+    "wrap.finding.temporary-path": "{file}：提到暫存路徑：這是一次性的狀態",
+    "wrap.finding.task-list": "{file}：含有待辦清單：任務只屬於這次 session",
+    "wrap.finding.git-tracked": "{file}：含有 diff 或檔案清單：git 已經記錄了",
+    "wrap.finding.commit-history": "{file}：列出 commit：commit 歷史請看 git log",
+    "wrap.finding.api-signatures": "{file}：描述 API 簽名：程式碼本身就寫著，記在這裡會過時",
     "wrap.unsaved": (
         "無法儲存 {file}（{error}）。內容沒有遺失：全文如下，請手動存成 memory/{file}："
     ),

@@ -35,7 +35,8 @@ def render(report: WrapReport) -> str:
     def t(key: str, **fields: object) -> str:
         return text(report.language, f"wrap.{key}", **fields)
 
-    warnings = [t("warning", finding=f) for f in report.warnings]
+    # Each anti-pattern in the reader's language (the finding's own reason is for --json).
+    warnings = [t("warning", finding=t(f"finding.{f.kind}", file=f.file)) for f in report.warnings]
     if report.too_many:
         warnings.append(t("too_many", n=report.memory_files))
     unsaved = [line for u in report.unsaved for line in _given_back(t, u)]
