@@ -26,6 +26,9 @@ class BoardSettings:
     lock_timeout: float = 10.0
     #: organize archives stale rows not updated for this many days; 0 (default) = never
     archive_stale_after_days: int = 0
+    #: a session whose row, hooks or transcript were active this many minutes ago is still
+    #: running: organize never deletes it
+    running_minutes: int = 120
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,9 @@ def load_settings(workspace: Workspace) -> Settings:
             board_table, "lock_timeout", float, BoardSettings.lock_timeout, str(path)
         ),
         archive_stale_after_days=_typed(board_table, "archive_stale_after_days", int, 0, str(path)),
+        running_minutes=_typed(
+            board_table, "running_minutes", int, BoardSettings.running_minutes, str(path)
+        ),
     )
     agent_name = os.environ.get(AGENT_NAME_ENV) or _typed(raw, "agent_name", str, None, str(path))
     platform = _typed(raw, "platform", str, None, str(path))

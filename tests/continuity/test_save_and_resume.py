@@ -75,7 +75,9 @@ def test_real_prose_goes_through_every_save_path_and_every_file_still_reads(
     memory = root / "memory"
     notes = template.read((memory / "sessions" / f"{sid}.notes.md").read_text())
     assert notes.problems == [] and notes.extra == []
-    assert "\\## Summary" in notes.sections["Key Results"]
+    # Key Results holds the replies' results verbatim (here their tables), not their prose
+    assert "| src/parse.py | strict mode |" in notes.sections["Key Results"]
+    assert "## Summary" not in notes.sections["Key Results"]
     snapshot = Document.parse((memory / "sessions" / f"{sid}.md").read_text())
     assert [s.title for s in snapshot.sections] == [
         "Metadata",

@@ -263,7 +263,7 @@ def test_cursor_context_goes_to_a_rules_file(root: Path, tmp_path: Path) -> None
     answer = _cli_hook(root, "cursor", "beforeSubmitPrompt", {**base, "prompt": "狀態更新"})
     assert answer.strip() in ("", '{"continue": true}')  # no context: Cursor would drop it
     updated = rules.read_text()
-    assert "## Latest from workmem" in updated and "session.update" in updated
+    assert "## Latest from workmem" in updated and "[workmem: 狀態更新]" in updated
     assert updated.split("## Latest from workmem")[0].strip() in text  # the state is kept
 
 

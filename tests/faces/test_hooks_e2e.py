@@ -72,7 +72,7 @@ def test_claude_code_session_lifecycle_on_a_built_transcript(
     out = hook(
         capsys, monkeypatch, "claude-code", "UserPromptSubmit", {**base, "prompt": "狀態更新"}
     )
-    assert "[workmem: session.update]" in _context("claude-code", out)
+    assert "[workmem: 狀態更新]" in _context("claude-code", out)
     assert rows(root)[sid]["Status"] == "active"
     snapshot = (root / "memory" / "sessions" / f"{sid}.md").read_text()
     assert "src/auth/limit.py" in snapshot

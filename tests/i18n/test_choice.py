@@ -63,7 +63,7 @@ def test_a_chinese_prompt_in_a_hook_makes_the_call_speak_chinese(
     ]
     # A Chinese prompt: the workflow it asks for answers in Chinese.
     said = hook(capsys, monkeypatch, "UserPromptSubmit", {**base, "prompt": "好，整理 memory 吧"})
-    assert "[workmem: organize]" in said and "已整理 memory/index.md：" in said
+    assert "[workmem: 整理 memory]" in said and "已整理 memory/index.md：" in said
     assert "Organized" not in said
     # A save reads the user's words from the transcript: the session's texts are Chinese.
     context = hook(capsys, monkeypatch, "SessionStart", {**base, "source": "startup"})

@@ -65,12 +65,14 @@ def test_the_launcher_without_workmem_says_one_line_at_session_start_only(tmp_pa
 
 
 def test_the_readme_lists_every_english_trigger_phrase() -> None:
-    from workmem.phrases import _RULES
+    from workmem.phrases import SEED_PHRASES
 
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     missing = [
-        rule.phrase
-        for rule in _RULES
-        if rule.language == "en" and f"`{rule.phrase.replace('{id}', 'ID')}`" not in readme
+        phrase
+        for _workflow, phrase in SEED_PHRASES
+        if phrase.isascii()
+        and any(c.isalpha() for c in phrase)
+        and f"`{phrase.replace('<id>', 'ID')}`" not in readme
     ]
     assert missing == [], f"English trigger phrases not in the README: {missing}"

@@ -170,18 +170,18 @@ def cmd_say(args: argparse.Namespace) -> int:
     from ..phrases import detect
 
     intent = detect(args.text)
-    if not args.run:
+    if not args.run or intent is None:
         if wants_json(args):
-            emit_json({"intent": intent.to_dict() if intent else None})
+            shown: dict[str, object] = {"intent": intent.to_dict() if intent else None}
+            emit_json(shown if not args.run else {**shown, "result": None})
         else:
-            say(f"{intent.workflow} {intent.args or ''}".strip() if intent else "no workflow")
+            from ..dispatch import describe
+            from ..i18n import language_for, speaking
+
+            # In words, in the message's language (a workflow's id is for --json).
+            with speaking(args.text, hint=intent.language if intent else None):
+                say(describe(intent, language_for(None)))
         return 0 if intent else 1
-    if intent is None:
-        if wants_json(args):
-            emit_json({"intent": None, "result": None})
-        else:
-            say("no workflow")
-        return 1
     import os
 
     from ..dispatch import RunContext, run_intent

@@ -368,7 +368,15 @@ def _snapshot(job: SaveInput) -> str:
     result = update_session(ctx, job.session_id, topic=topic, summary=summary, change=change)
     if result.row is not None and (summary != row.summary or written_by_save is not None):
         _remember_auto_summary(job.workspace, job.session_id, result.row.summary)
-    return f"{result.row.status}; topic {result.row.topic!r}" if result.row else "updated"
+    # [fidelity, issue 28 item 6] what the hooks cannot see: Keywords from the real topic,
+    # the dated events the user stated (never raises; says what it did or what failed)
+    from ..journal.stated_events import record_from_conversation
+
+    said = record_from_conversation(
+        job.workspace, job.session_id, job.transcript, platform=job.platform
+    )
+    done = f"{result.row.status}; topic {result.row.topic!r}" if result.row else "updated"
+    return f"{done}; {said}" if said else done
 
 
 def _unchanged_since_last_turn(job: SaveInput, state: str, files: list[str]) -> bool:

@@ -82,6 +82,23 @@ def memory_session(run: HookRun, *, register: bool) -> str | None:
     return result.session_id
 
 
+def adopter(run: HookRun) -> Callable[[str], None] | None:
+    """What a workflow run from this hook calls when it registers a memory session for the
+    conversation (补註冊, 接續 memory <id> where the session-start hook never ran): the
+    platform session's pair is recorded, so every later hook, and the next save, finds
+    that session instead of registering another."""
+    platform_session = run.inp.session_id
+    if not platform_session:
+        return None
+
+    def adopt(memory_session_id: str) -> None:
+        from .session_map import remember
+
+        remember(run.store, run.inp.platform, platform_session, memory_session_id, run.transcript)
+
+    return adopt
+
+
 Handler = Callable[[HookRun], Reply]
 
 

@@ -7,7 +7,7 @@ context below every threshold) costs one phrase check and one incremental usage 
 
 from __future__ import annotations
 
-from .handlers import HookRun, Reply, memory_session
+from .handlers import HookRun, Reply, adopter, memory_session
 
 
 def on_user_prompt(run: HookRun) -> Reply:
@@ -16,14 +16,16 @@ def on_user_prompt(run: HookRun) -> Reply:
     parts: list[str] = []
     intent = detect(run.inp.prompt or "")
     if intent is not None:
-        from ..dispatch import RunContext, run_intent
+        from ..dispatch import RunContext, run_intent, workflow_words
+        from ..i18n import language_for
 
         sid = memory_session(run, register=False)
-        result = run_intent(
-            intent,
-            RunContext(run.workspace, run.inp.platform, sid, run.transcript, run.home),
+        context = RunContext(
+            run.workspace, run.inp.platform, sid, run.transcript, run.home, adopt=adopter(run)
         )
-        parts.append(f"[workmem: {intent.workflow}]\n{result.text}")
+        result = run_intent(intent, context)
+        words = workflow_words(intent.workflow, language_for(run.workspace))
+        parts.append(f"[workmem: {words}]\n{result.text}")
     warning = _usage_warning(run)
     if warning:
         parts.append(warning)

@@ -31,6 +31,8 @@ class MappedSession:
     transcript: str | None
     platform: str
     platform_session_id: str
+    #: when the pair was recorded (``YYYY-MM-DD HH:MM``), if known
+    updated: str | None = None
 
 
 def _path(store: Store) -> Path:
@@ -65,6 +67,27 @@ def lookup(store: Store, platform: str, platform_session_id: str | None) -> Mapp
         platform=platform,
         platform_session_id=platform_session_id,
     )
+
+
+def entries(store: Store) -> list[MappedSession]:
+    """Every pair the map holds (organize asks which memory sessions are still in use)."""
+    current = store.read_text(_path(store))
+    found: list[MappedSession] = []
+    for key, entry in _load(current[0] if current else None).items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("memory_session_id"), str):
+            continue
+        platform, _, platform_session_id = str(key).partition(":")
+        transcript, updated = entry.get("transcript"), entry.get("updated")
+        found.append(
+            MappedSession(
+                memory_session_id=entry["memory_session_id"],
+                transcript=transcript if isinstance(transcript, str) else None,
+                platform=platform,
+                platform_session_id=platform_session_id,
+                updated=updated if isinstance(updated, str) else None,
+            )
+        )
+    return found
 
 
 def remember(

@@ -68,6 +68,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 삭제한 idle 행: {ids}",
     "flow.marked_stale": "- stale로 표시: {ids}",
     "flow.kept_active": "- active 유지: {ids}",
+    "flow.kept_running": "- 유지(아직 진행 중): {ids}",
     "flow.protected": "- 보호됨(참조 중): {ids}",
     "flow.attention": "- 확인 필요: {sid}: {why}",
     "flow.none": "없음",
@@ -114,9 +115,39 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "이번 세션에는 저장할 새 정보가 없습니다",
     "wrap.problem": "{file}을(를) 읽지 못했습니다(그대로 두고 색인 줄도 유지): {error}",
     "wrap.warning": "주의: {finding}",
+    "wrap.finding.code": "{file}: 코드 조각이 있습니다. 파일과 줄 번호를 가리키세요",
+    "wrap.finding.temporary-path": "{file}: 임시 경로가 있습니다(일시적인 상태)",
+    "wrap.finding.task-list": "{file}: 할 일 목록이 있습니다. 작업은 이 세션에만 해당합니다",
+    "wrap.finding.git-tracked": "{file}: diff나 파일 목록이 있습니다. git이 이미 기록합니다",
+    "wrap.finding.commit-history": "{file}: 커밋을 나열합니다. 커밋 기록은 git log에 있습니다",
+    "wrap.finding.api-signatures": (
+        "{file}: API 시그니처를 적었습니다. 코드에 있고 여기서는 낡게 됩니다"
+    ),
+    "wrap.unsaved": (
+        "{file}을(를) 저장하지 못했습니다({error}). 내용은 사라지지 않았습니다: 전체 내용이 "
+        "아래에 있으니 memory/{file}로 직접 저장하세요:"
+    ),
+    "wrap.too_many": (
+        "경고: 메모리 파일이 {n}개입니다. 보통 3~5개이고 10개 이상은 너무 많습니다: 관련 주제"
+        "를 합쳐 파일 수를 줄이세요."
+    ),
     "wrap.first": (
         "처음 사용: MEMORY.md(새 대화가 먼저 읽는 색인)와 memory/<유형>_<주제>.md 기억 "
         "파일을 만들었습니다. 프로젝트 기억은 30일, 참고 자료는 90일이 지나면 [STALE]로 "
         "표시되며 자동으로 삭제되지 않습니다."
     ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "세션 마무리(기억 저장)",
+    "workflow.session.update": "세션 상태 업데이트",
+    "workflow.session.register": "세션 등록",
+    "workflow.session.continue": "메모리 세션 이어가기",
+    "workflow.session.release": "참조 해제",
+    "workflow.session.archive": "세션 보관",
+    "workflow.organize": "메모리 정리",
+    "workflow.notes.refresh": "세션 노트 업데이트",
+    "workflow.notes.view": "세션 노트 보기",
+    "workflow.relay.restore": "지난 세션 이어가기",
+    "workflow.relay.archive": "새로 시작(인계 스냅샷 보관)",
+    "workflow.migrate": "메모리 마이그레이션",
+    "workflow.none": "실행할 작업 없음: 일반 메시지",
 }
