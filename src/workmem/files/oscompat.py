@@ -325,3 +325,47 @@ def outside_path(text: str, *, windows: bool = WINDOWS, home: str | None = None)
     if home is not None and (value == "~" or value[:2] in ("~/", "~\\")):
         value = home + value[1:]
     return flavour(value)
+
+
+# -- the agent a process was started by -------------------------------------------------------
+
+#: Programs that start another on an agent's behalf: a hook runs under ``sh -c``, a plugin
+#: under ``uvx`` or ``pipx run``. They are passed over when looking for the agent itself.
+LAUNCHERS = frozenset(
+    {"sh", "bash", "dash", "zsh", "ksh", "fish", "env", "nice", "timeout", "uv", "uvx", "pipx"}
+)
+
+
+def _proc_stat(pid: int) -> tuple[str, int, str] | None:
+    """(command name, parent pid, start time) of ``pid`` from ``/proc``; None elsewhere."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    name_start, name_end = text.find("("), text.rfind(")")
+    fields = text[name_end + 1 :].split()
+    if name_start < 0 or len(fields) < 20:
+        return None
+    return text[name_start + 1 : name_end], int(fields[1]), fields[19]
+
+
+def agent_process(pid: int | None = None, *, depth: int = 6) -> str | None:
+    """The process that started this one (or ``pid``), shells and launchers passed over,
+    as ``"<pid>:<start time>"``: the start time tells a reused pid from the first.
+
+    A hook and an MCP server that one agent started find the same answer, which is how the
+    server tells which of the hooks' sessions is its own. Read from ``/proc`` (Linux);
+    ``None`` where there is none (macOS, Windows) or nothing was found within ``depth``.
+    """
+    current = _proc_stat(os.getpid() if pid is None else pid)
+    for _ in range(depth):
+        if current is None or current[1] <= 1:
+            return None
+        parent = current[1]
+        current = _proc_stat(parent)
+        if current is None:
+            return None
+        if current[0] not in LAUNCHERS:
+            return f"{parent}:{current[2]}"
+    return None
