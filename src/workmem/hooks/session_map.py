@@ -74,6 +74,17 @@ def _mapped(entry: dict[str, Any], platform: str, platform_session_id: str) -> M
     )
 
 
+def entries(store: Store) -> list[MappedSession]:
+    """Every pair the map holds (the viewer's timeline reads their transcripts)."""
+    current = store.read_text(_path(store))
+    found = []
+    for key, entry in _load(current[0] if current else None).items():
+        if isinstance(entry, dict) and isinstance(entry.get("memory_session_id"), str):
+            platform, _, platform_session_id = key.partition(":")
+            found.append(_mapped(entry, platform, platform_session_id))
+    return found
+
+
 def by_agent(store: Store, agent: str | None) -> MappedSession | None:
     """The platform session an agent process registered last (an MCP server started by
     the same agent as the hooks finds the hooks' session this way); None when unknown."""
