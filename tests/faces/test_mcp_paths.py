@@ -5,6 +5,7 @@ and the MCP tools that take a transcript going through it."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,31 @@ def test_notes_refresh_reads_no_file_of_another_user_or_place(
     notes = (root / "memory" / "sessions" / f"{seen['sid']}.notes.md").read_text()
     assert secret not in notes and "rate limit" in notes.lower()
     assert not any(secret in p.read_text(errors="replace") for p in root.rglob("*") if p.is_file())
+
+
+def test_a_bare_name_is_a_session_id_never_a_file_where_the_server_runs(
+    layout: tuple[Workspace, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("mcp", reason="the MCP extra is not installed")
+    import anyio
+
+    from .mcp_util import error_text, payload, server_env, stdio_session
+
+    workspace, home = layout
+    (workspace.root / "workmem.toml").write_text("", encoding="utf-8")
+    # a file named like a session id in the folder the server was started from
+    claude_code(workspace.root.parent / "private-notes")
+    folder = re.sub(r"[^A-Za-z0-9]", "-", str(workspace.root))  # Claude Code's name for it
+    (home / ".claude" / "projects" / folder).mkdir()
+    claude_code(home / ".claude" / "projects" / folder / "sess-9.jsonl", session="sess-9")
+
+    async def flow() -> tuple[Any, Any]:
+        async with stdio_session(workspace.root, server_env(home)) as session:
+            bare = await session.call_tool("transcript_status", {"id": "private-notes"})
+            found = await session.call_tool("transcript_status", {"id": "sess-9"})
+            return bare, found
+
+    monkeypatch.chdir(workspace.root.parent)
+    bare, found = anyio.run(flow)
+    assert "no such transcript" in error_text(bare)  # judged as a path in the root: none
+    assert payload(found)["summary"]["session_id"] == "sess-9"

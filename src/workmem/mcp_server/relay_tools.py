@@ -18,13 +18,17 @@ if TYPE_CHECKING:
 
 def _transcript_of(served: Served, key: str, platform: str | None) -> Path:
     """A transcript from its path (checked) or from a platform session id."""
+    from ..errors import UsageError
     from ..transcripts import resolve_transcript
 
-    if any(mark in key for mark in ("/", "\\", "~")):
-        chosen = served.transcript(key)
-        assert chosen is not None  # a non-blank path, or the check raised
-        return chosen
-    return resolve_transcript(key, served.root, platform)
+    if not any(mark in key for mark in ("/", "\\", "~")):
+        # a session id, found in the agents' folders (a bare name that happens to be a
+        # file where the server runs is judged like any path: below)
+        key = str(resolve_transcript(key, served.root, platform))
+    chosen = served.transcript(key)
+    if chosen is None:
+        raise UsageError("say which session: a platform session id or a transcript path")
+    return chosen
 
 
 def _clean(text: str) -> str:
