@@ -233,10 +233,12 @@ def test_get_and_timeline_open_what_search_returns(project: Path) -> None:
 async def _failures(root: Path) -> dict[str, Any]:
     async with stdio_session(root, server_env(HOME=str(root / "nohome"))) as session:
         sid = payload(await session.call_tool("session_start", {}))["session_id"]
+        (root / "memory" / "project_broken.md").write_text("no frontmatter here\n")
         return {
             "no_workflow": await session.call_tool("run_workflow", {"text": "hello there"}),
             "no_transcript": await session.call_tool("notes_refresh", {"session_id": sid}),
             "runs": payload(await session.call_tool("run_workflow", {"text": "整理 memory"})),
+            "maintain": await session.call_tool("maintain", {}),
         }
 
 
@@ -246,6 +248,8 @@ def test_workflows_that_do_nothing_fail(project: Path) -> None:
     assert "no transcript found" in error_text(seen["no_transcript"])
     assert seen["runs"]["result"]["ok"] is True
     assert seen["runs"]["intent"]["workflow"] == "organize"
+    broken = error_text(seen["maintain"])
+    assert "project_broken.md" in broken and "left as they are" in broken
 
 
 # ---- every workflow of the CLI is a tool, or says why not ---------------------------------

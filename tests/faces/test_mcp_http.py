@@ -314,3 +314,16 @@ def test_another_local_account_is_refused(tmp_path: Path) -> None:
         assert seen["socket"] == "PermissionError"
     finally:
         shutil.rmtree(shared, ignore_errors=True)
+
+
+def test_only_the_mcp_command_imports_the_sdk() -> None:
+    probe = (
+        "import sys\nfrom workmem.cli import build_parser\nbuild_parser().format_help()\n"
+        "import workmem.mcp_server, workmem.mcp_server.token, workmem.mcp_server.coverage\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'mcp', 'uvicorn', 'starlette', 'httpx2', 'pydantic', 'anyio'}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]"

@@ -110,7 +110,14 @@ def register(server: MCPServer, served: Served, kinds: Kinds) -> None:
         report = run_maintain(served.workspace(), dry_run=dry_run)
         if report.problems:
             listed = "; ".join(f"{name}: {error}" for name, error in report.problems)
-            raise failed(f"maintenance left these memories as they are: {listed}")
+            done = (
+                f"{len(report.compressed)} compressed, {len(report.merged)} merged, "
+                f"{len(report.stale)} marked stale"
+            )
+            raise failed(
+                f"these memories could not be read and were left as they are (fix them by "
+                f"hand): {listed}. The rest was done: {done}"
+            )
         return dict(report.to_dict())
 
     @server.tool(annotations=kinds.write)
