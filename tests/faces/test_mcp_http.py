@@ -28,7 +28,7 @@ import anyio
 from workmem.errors import OutsideRootError, WorkmemError
 from workmem.mcp_server.token import TOKEN_ENV, load_token, token_path
 
-from .mcp_util import server_env
+from .mcp_util import run_hook, server_env
 
 NOBODY = 65534
 INIT = {
@@ -118,6 +118,10 @@ async def _tools_with(url: str, token: str, uds: str | None = None) -> list[str]
         names = [t.name for t in (await session.list_tools()).tools]
         result = await session.call_tool("which_workflow", {"text": "整理 memory"})
         assert not result.is_error
+        current = await session.call_tool("session_current", {})
+        assert not current.is_error
+        # a server several clients share serves no one conversation: it guesses none
+        assert current.structured_content in (None, {"result": None}), current
         return names
 
 
@@ -130,6 +134,9 @@ def test_http_answers_only_requests_with_the_token(tmp_path: Path, token_file: P
     port = _free_port()
     env = server_env(tmp_path / "home", **{TOKEN_ENV: str(token_file)})
     url = f"http://127.0.0.1:{port}/mcp"
+    # a session the hooks registered from this process, which also starts the server
+    (tmp_path / "workmem.toml").write_text("", encoding="utf-8")
+    run_hook(tmp_path, "codex", "SessionStart", {"session_id": "t-1", "source": "startup"}, env)
     with running(["--http", "--port", str(port), "--root", str(tmp_path)], env, _listening(port)):
         # the token file: made on the first start, readable by its user alone
         assert stat.S_IMODE(token_file.stat().st_mode) == 0o600

@@ -95,12 +95,26 @@ class Served:
 
         return Board(self.root)
 
+    def clues(self) -> tuple[dict[str, str], str | None]:
+        """(environment, agent process) to find the conversation by. A server several
+        clients share (HTTP) serves no one conversation: only ``WORKMEM_SESSION_ID`` counts
+        there, never the process or the session that happened to start the server."""
+        import os
+
+        from ..hooks.conversation import SESSION_ENV
+
+        if self.one_conversation:
+            return dict(os.environ), None
+        named = os.environ.get(SESSION_ENV)
+        return ({SESSION_ENV: named} if named else {}), ""
+
     def conversation(self) -> Conversation | None:
         """This conversation's memory session: the one the hooks registered, else the one
         this server registered over stdio, else None."""
         from ..hooks.conversation import Conversation, find_conversation
 
-        found = find_conversation(self.workspace())
+        env, agent = self.clues()
+        found = find_conversation(self.workspace(), env, agent=agent)
         if found is None and self.registered:
             return Conversation(self.registered, "registered")
         return found

@@ -27,7 +27,8 @@ def register(server: MCPServer, served: Served, kinds: Kinds) -> None:
         found = served.conversation()
         registered = False
         if found is None:
-            found, registered = start_conversation(served.workspace(), agent_name)
+            env, agent = served.clues()
+            found, registered = start_conversation(served.workspace(), agent_name, env, agent=agent)
             if served.one_conversation:
                 served.registered = found.session_id
         return {
