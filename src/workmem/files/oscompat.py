@@ -369,3 +369,15 @@ def agent_process(pid: int | None = None, *, depth: int = 6) -> str | None:
         if current[0] not in LAUNCHERS:
             return f"{parent}:{current[2]}"
     return None
+
+
+def exit_on_terminate() -> None:
+    """Make a termination request (SIGTERM) end this process by ``SystemExit``, so its
+    ``finally`` blocks run (a server removes its socket file); nothing where there is none."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    if hasattr(signal, "SIGTERM") and not WINDOWS:
+        signal.signal(signal.SIGTERM, stop)

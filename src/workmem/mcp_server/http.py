@@ -110,18 +110,6 @@ def unix_socket(path: Path) -> socket.socket:
     return sock
 
 
-def _stop_by_exiting() -> None:
-    """Make SIGTERM end the process by ``SystemExit``: uvicorn stops gracefully, then raises
-    the signal again, which would kill the process before the socket file is removed."""
-    import signal
-
-    def stop(signum: int, frame: object) -> None:
-        raise SystemExit(0)
-
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, stop)
-
-
 async def run_http(server: MCPServer, *, port: int = 8765, socket_path: Path | None = None) -> None:
     """Serve ``server`` over streamable HTTP until interrupted (see the module docstring)."""
     import uvicorn
@@ -152,7 +140,11 @@ async def run_http(server: MCPServer, *, port: int = 8765, socket_path: Path | N
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server_ = uvicorn.Server(config)
     if socket_path is not None:
-        _stop_by_exiting()
+        # uvicorn stops on SIGTERM, then raises it again, which would kill the process
+        # before the socket file is removed: make it an exit that runs `finally` instead
+        from ..files.oscompat import exit_on_terminate
+
+        exit_on_terminate()
     try:
         await server_.serve(sockets=sockets)
     except SystemExit:  # uvicorn's way of saying it could not listen
