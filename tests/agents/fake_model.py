@@ -46,15 +46,29 @@ SUMMARY = "<analysis>Nothing to add.</analysis>\n<summary>Summary: some work was
 
 @dataclass
 class Step:
-    """One model turn: call the platform's ``plan`` or ``write`` tool, or say ``text``."""
+    """One model turn: call the platform's ``plan`` or ``write`` tool, say ``text``, or
+    ``call`` the offered tool named ``path`` (an MCP tool: ``mcp__server__name`` …) with
+    ``arguments``."""
 
-    kind: str  # "plan" | "write" | "text"
+    kind: str  # "plan" | "write" | "text" | "call"
     text: str = ""
     path: str = ""
     content: str = ""
     items: list[tuple[str, str]] = field(default_factory=list)  # (item, status)
     #: input tokens the answer reports (a client compacts once it passes its limit)
     usage: int = 1200
+    arguments: dict[str, Any] = field(default_factory=dict)
+    #: for a ``call``: what to answer instead while the client does not offer the tool yet
+    #: (a client that adds its MCP servers' tools once they have started)
+    until_offered: Step | None = None
+
+
+def offered(name: str, tools: set[str]) -> str:
+    """The offered tool ``name`` is known by: itself, or a client's prefixed form of it."""
+    for tool in sorted(tools):
+        if tool == name or tool.endswith((f"__{name}", f"_{name}", f".{name}")):
+            return tool
+    return name
 
 
 @dataclass
@@ -103,6 +117,8 @@ class FakeModel:
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
         self._ids = 0
+        #: per scenario, the answers given while waiting for a tool (not steps of it)
+        self._waited: dict[str, int] = {}
 
     def next_id(self, prefix: str) -> str:
         with self._lock:
@@ -139,7 +155,13 @@ class FakeModel:
             if later_prompt:
                 continue  # the scenario was answered; this is another prompt
             steps = scenario.steps
-            return steps[min(done, len(steps) - 1)]
+            waited = self._waited.get(scenario.marker, 0)
+            step = steps[min(done - waited, len(steps) - 1)]
+            if step.until_offered is not None and offered(step.path, tools) not in tools:
+                with self._lock:
+                    self._waited[scenario.marker] = waited + 1
+                return step.until_offered
+            return step
         return Step("text", text="OK.")
 
 
@@ -179,6 +201,8 @@ def _anthropic_turns(body: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _anthropic_tool_call(step: Step, tools: set[str]) -> tuple[str, dict[str, Any]]:
+    if step.kind == "call":
+        return offered(step.path, tools), step.arguments
     if step.kind == "plan":
         if "TodoWrite" in tools:
             todos = [
@@ -283,19 +307,28 @@ def _patch_for(path: str, content: str) -> str:
 
 
 def _function_call(model: FakeModel, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {
+    namespace, _, bare = name.rpartition(".")  # a tool of a namespace: "mcp__workmem.get"
+    call = {
         "type": "function_call",
         "id": model.next_id("fc"),
         "call_id": model.next_id("call"),
-        "name": name,
+        "name": bare,
         "arguments": json.dumps(arguments),
         "status": "completed",
     }
+    return {**call, "namespace": namespace} if namespace else call
 
 
 def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     tool_specs = [t for t in body.get("tools", []) if isinstance(t, dict)]
     tools = {str(t.get("name", "")) for t in tool_specs}
+    tools |= {  # the tools of a namespace (Codex groups an MCP server's tools in one)
+        f"{t.get('name')}.{inner.get('name')}"
+        for t in tool_specs
+        if t.get("type") == "namespace"
+        for inner in t.get("tools", [])
+        if isinstance(inner, dict)
+    }
     step = model.choose(_responses_turns(body), tools)
     item: dict[str, Any]
     if step.kind == "text":
@@ -306,6 +339,8 @@ def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
             "status": "completed",
             "content": [{"type": "output_text", "text": step.text, "annotations": []}],
         }
+    elif step.kind == "call":
+        item = _function_call(model, offered(step.path, tools), step.arguments)
     elif step.kind == "plan":
         plan = [{"step": text, "status": status} for text, status in step.items]
         item = _function_call(model, "update_plan", {"plan": plan})
@@ -434,6 +469,8 @@ def chat_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, Any],
 def _generic_tool_call(step: Step, tools: set[str]) -> tuple[str, dict[str, Any]]:
     """A plan or write call with the names and arguments the offered tools use."""
     lowered = {t.lower(): t for t in tools}
+    if step.kind == "call":
+        return offered(step.path, tools), step.arguments
     if step.kind == "plan":
         for name in ("write_todos", "todowrite", "todo_write", "update_plan"):
             if name in lowered:

@@ -177,16 +177,16 @@ def test_the_hooks_activity_record_keeps_a_session_running(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from workmem.board.running import AGENT_ALIVE
-    from workmem.files.processes import _stat
+    from workmem.files.oscompat import _proc_stat
 
     quiet, seen, alive, ended = (Board().start().session_id for _ in range(4))
     later(monkeypatch, "2026-05-27 10:00")
     _activity(root, seen, {"last_seen": "2026-05-27 09:30"})
     _activity(root, quiet, {"last_seen": "2026-05-25 13:18"})
-    me = _stat(os.getpid())  # a process that is certainly alive: this one
+    me = _proc_stat(os.getpid())  # a process that is certainly alive: this one
     if me is None:
         pytest.skip("processes cannot be read here")
-    agent = {"pid": os.getpid(), "started": me[2], "name": me[0]}
+    agent = f"{os.getpid()}:{me[2]}"
     _activity(root, alive, {"last_seen": "2026-05-25 13:18", "agent": agent})
     _activity(root, ended, {"last_seen": "2026-05-27 09:59", "ended": "2026-05-27 09:59"})
     report = Board().organize()

@@ -124,9 +124,7 @@ def test_a_dead_agent_process_means_stopped_even_a_minute_later(
     workspace = Workspace(root)
     from workmem.files.store import Store
 
-    activity.update(
-        Store(workspace), first_sid, lambda d: d.update(agent={"pid": dead, "started": 1})
-    )
+    activity.update(Store(workspace), first_sid, lambda d: d.update(agent=f"{dead}:1"))
     context = start_codex(monkeypatch, capsys, root, "2026-05-25 13:11")
     assert "stopped without ending 1 min ago" in context and OPEN_STEP in context
 

@@ -9,19 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from workmem.files.processes import agent_process, still_running
+from workmem.files.oscompat import _proc_stat, still_running
 
 linux = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
 
 @linux
 def test_the_agent_is_the_first_ancestor_that_is_not_a_shell(tmp_path: Path) -> None:
-    # awk (standing for the agent) -> sh -> sh -> python: a hook started through `sh -c`
+    # awk (standing for the agent) -> sh -> python: a hook started through `sh -c`
     probe = tmp_path / "probe.py"
     probe.write_text(
-        "from workmem.files.processes import agent_process\n"
+        "from workmem.files.oscompat import _proc_stat, agent_process\n"
         "found = agent_process()\n"
-        "print(found.name if found else None)\n"
+        "print(_proc_stat(int(found.split(':')[0]))[0] if found else None)\n"
     )
     inner = f"{sys.executable} {probe}"
     command = f"BEGIN {{ system(\"sh -c '{inner}'\") }}"
@@ -31,15 +31,15 @@ def test_the_agent_is_the_first_ancestor_that_is_not_a_shell(tmp_path: Path) -> 
 
 @linux
 def test_a_dead_or_recycled_process_is_not_running() -> None:
-    me = agent_process(os.getpid())
+    me = _proc_stat(os.getpid())
     assert me is not None
-    assert still_running(me.pid, me.started) is True
-    assert still_running(me.pid, me.started + 1) is False  # same PID, another process
+    assert still_running(f"{os.getpid()}:{me[2]}") is True
+    assert still_running(f"{os.getpid()}:{me[2]}0") is False  # same PID, another process
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
-    assert still_running(child.pid, 1) is False
+    assert still_running(f"{child.pid}:1") is False
 
 
 def test_a_record_without_an_identity_cannot_tell() -> None:
-    assert still_running(None, None) is None
-    assert still_running("12", 3) is None and still_running(True, 1) is None
+    assert still_running(None) is None and still_running({"pid": 3}) is None
+    assert still_running("x:1") is None and still_running("12") is None

@@ -148,6 +148,20 @@ MCP_READ_ARGS: dict[str, dict[str, Any]] = {
     "load_context": {"user_message": "what were we doing?"},
     "search": {"query": "quokka"},
     "which_workflow": {"text": "收工"},
+    "session_current": {},
+    "notes_seed": {"session_id": SID},
+    "memory_list": {},
+    "memory_show": {"name": "project_none"},
+    "wrap_state": {},
+    "context_usage": {},
+    "platform": {},
+    "get": {"id": "0123456789ab"},
+    "timeline": {"id": "0123456789ab"},
+    "relay_inherit": {},
+    "relay_status": {},
+    "transcripts_list": {},
+    "transcript_history": {"id": "no-such-session"},
+    "transcript_status": {"id": "no-such-session"},
 }
 
 

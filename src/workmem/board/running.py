@@ -115,15 +115,14 @@ def _from_activity(
     """What the sessions' own hooks recorded: the last sign of life, the transcript, the
     agent's process (alive: running however quiet; an ended session is not)."""
     from ..continuity.activity import read_recent
-    from ..files.processes import still_running
+    from ..files.oscompat import still_running
 
     running: dict[str, str] = {}
     for record in read_recent(ctx.workspace, ACTIVITY_RECORDS):
         sid = record.session_id
         if sid not in wanted or sid in found or record.ended:
             continue
-        agent = record.data.get("agent")
-        if isinstance(agent, dict) and still_running(agent.get("pid"), agent.get("started")):
+        if still_running(record.data.get("agent")):
             running[sid] = AGENT_ALIVE
             continue
         seen = _at(record.last_seen)

@@ -122,7 +122,7 @@ def note_start(
     cwd: Path | None,
 ) -> None:
     """At a session start: who it is, where it runs, which agent process runs it."""
-    from ..files.processes import agent_process
+    from ..files.oscompat import agent_process
 
     process = agent_process()
     now = clock.stamp()
@@ -139,7 +139,7 @@ def note_start(
             data["cwd"] = str(cwd)
         data.pop("ended", None)  # a resumed session is running again
         if process is not None:
-            data["agent"] = {"pid": process.pid, "started": process.started, "name": process.name}
+            data["agent"] = process
 
     update(store, session_id, change)
 

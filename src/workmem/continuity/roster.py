@@ -147,7 +147,7 @@ def _file_time(path: Path | None) -> datetime | None:
 
 
 def _view(activity: Activity | None, row: BoardRow | None, session_id: str) -> SessionView:
-    from ..files.processes import still_running
+    from ..files.oscompat import still_running
 
     view = SessionView(session_id, row=row, activity=activity)
     times: list[datetime] = []
@@ -163,9 +163,7 @@ def _view(activity: Activity | None, row: BoardRow | None, session_id: str) -> S
         if written is not None:
             view.transcript = activity.transcript
             times.append(written)
-        agent = activity.data.get("agent")
-        if isinstance(agent, dict):
-            view.process_gone = still_running(agent.get("pid"), agent.get("started")) is False
+        view.process_gone = still_running(activity.data.get("agent")) is False
     if row is not None:
         updated = _moment(row.updated_at)
         if updated:

@@ -327,3 +327,19 @@ def current_transcript(
         return _ref(normalize_platform(platform) or platform_from_path(path) or "unknown", path)
     refs = find_transcripts(workspace_dir, platform, home)
     return refs[0] if refs else None
+
+
+def platform_folders(home: Path | None = None) -> list[tuple[str, Path]]:
+    """Every folder where an agent keeps its transcripts, for any project: (platform,
+    folder). What a transcript path handed in from outside must lie in (``places``)."""
+    claude = _env_dir("CLAUDE_CONFIG_DIR", home) or _home(home) / ".claude"
+    codex = _env_dir("CODEX_HOME", home) or _home(home) / ".codex"
+    openclaw = _env_dir("OPENCLAW_STATE_DIR", home) or _home(home) / ".openclaw"
+    return [
+        ("claude-code", claude / "projects"),
+        ("codex", codex / "sessions"),
+        ("codex", codex / "archived_sessions"),
+        ("gemini", _home(home) / ".gemini" / "tmp"),
+        ("cursor", _home(home) / ".cursor" / "projects"),
+        ("openclaw", openclaw / "agents"),
+    ]
