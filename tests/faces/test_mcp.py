@@ -5,6 +5,8 @@ timeline, arguments checked, failures reported as failures, every CLI workflow a
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -284,3 +286,49 @@ def test_every_cli_command_is_a_tool_or_says_why_not(tmp_path: Path) -> None:
     assert named <= names, f"tools that do not exist: {named - names}"
     assert names <= named, f"tools no command lists: {names - named}"
     assert "relay_snapshot" in names and "relay_restore" in names
+
+
+# ---- the handoff -------------------------------------------------------------------------
+
+
+async def _handoff(root: Path) -> dict[str, Any]:
+    from tests.continuity.hooks import touch
+    from tests.continuity.sessions import hazardous_session
+
+    home = root / "home"
+    transcript = hazardous_session(root / "sess-a.jsonl", str(root))
+    touch(transcript, "2026-05-25 13:05")  # the files' time and the memory's agree
+    env = server_env(home, WORKMEM_NOW="2026-05-25 13:00")
+    first = {"session_id": "sess-a", "transcript_path": str(transcript), "source": "startup"}
+    run_hook(root, "claude-code", "SessionStart", first, env)
+    seen: dict[str, Any] = {}
+    # The next day, another agent's conversation with a session of its own (the hooks ran
+    # under this test's process, which the server would otherwise take for the same agent).
+    later = server_env(home, WORKMEM_NOW="2026-05-26 09:00", WORKMEM_PLATFORM="codex")
+    started = subprocess.run(
+        [sys.executable, "-m", "workmem", "--root", str(root), "session", "start"],
+        capture_output=True,
+        text=True,
+        env=later,
+        check=True,
+    )
+    later["WORKMEM_SESSION_ID"] = started.stdout.splitlines()[0].rsplit(" ", 1)[-1]
+    async with stdio_session(root, later) as session:
+        seen["mine"] = payload(await session.call_tool("session_start", {}))["session_id"]
+        seen["read"] = payload(await session.call_tool("handoff", {}))
+        seen["linked"] = payload(await session.call_tool("handoff", {"continue_it": True}))
+        seen["missing"] = await session.call_tool("handoff", {"session": "no such topic here"})
+        seen["extra"] = await session.call_tool("handoff", {"sesion": "typo"})
+    return seen
+
+
+def test_the_handoff_is_a_tool(project: Path) -> None:
+    seen = anyio.run(_handoff, project)
+    read = seen["read"]
+    assert "[in progress] Handle CRLF line endings in the tokenizer" in read["text"]
+    assert read["source"].endswith("claude-code-main-agent") and read["linked"] is False
+    assert seen["linked"]["linked"] is True
+    snapshot = (project / "memory" / "sessions" / f"{seen['mine']}.md").read_text()
+    assert read["source"] in snapshot.split("## Continues From")[1]
+    assert "no session 'no such topic here'" in error_text(seen["missing"])
+    assert error_text(seen["extra"])  # an argument the tool does not take

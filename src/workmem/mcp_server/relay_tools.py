@@ -129,8 +129,34 @@ def register(server: MCPServer, served: Served, kinds: Kinds) -> None:
         return dict(report.to_dict())
 
     # ---- the handoff ---------------------------------------------------------------------
-    # `workmem handoff` (the next session's briefing and the end-of-session account) gets its
-    # tool here, beside the relay it builds on, as one more function of this `register`.
+    @server.tool(annotations=kinds.write)
+    @friendly
+    def handoff(
+        session: str | None = None, continue_it: bool = False, session_id: str | None = None
+    ) -> dict[str, Any]:
+        """The work of the last session to pick up (or of ``session``: an ID, the agent's own
+        session id, or topic words), in any agent: its outcome, plan, last request, files,
+        decisions, errors, last reply, commands, and whether the repository moved since.
+        ``continue_it`` also records that this conversation's session continues from it
+        (Continues From / Referenced By). A session still running elsewhere is handed over
+        only when named. Fails when there is no such session."""
+        from ..continuity.handoff import after_the_start
+        from ..continuity.handoff import handoff as hand_over
+
+        current = served.session(session_id) if continue_it else None
+        budget, seen = after_the_start(served.workspace(), current)
+        done = hand_over(
+            served.workspace(),
+            session,
+            current=current,
+            link=continue_it,
+            budget=budget if current else None,
+            explicit=True,
+            seen=seen,
+        )
+        if continue_it and not done.linked:
+            raise failed(f"not linked: {done.link_problem or 'this session is not on the board'}")
+        return done.to_dict()
 
     # ---- the agents' transcripts -----------------------------------------------------------
     @server.tool(annotations=kinds.read)
