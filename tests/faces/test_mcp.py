@@ -299,7 +299,11 @@ async def _handoff(root: Path) -> dict[str, Any]:
     transcript = hazardous_session(root / "sess-a.jsonl", str(root))
     touch(transcript, "2026-05-25 13:05")  # the files' time and the memory's agree
     env = server_env(home, WORKMEM_NOW="2026-05-25 13:00")
-    first = {"session_id": "sess-a", "transcript_path": str(transcript), "source": "startup"}
+    first: dict[str, object] = {
+        "session_id": "sess-a",
+        "transcript_path": str(transcript),
+        "source": "startup",
+    }
     run_hook(root, "claude-code", "SessionStart", first, env)
     seen: dict[str, Any] = {}
     # The next day, another agent's conversation with a session of its own (the hooks ran
