@@ -68,3 +68,20 @@ def test_the_file_the_open_plan_names_comes_first(root: Path, tmp_path: Path) ->
     text = _resume(root, w, tmp_path)
     files = text.split("## Files in play")[1].split("\n## ")[0]
     assert files.strip().splitlines()[0].startswith("- `src/exporter.py`")
+
+
+def test_a_short_answer_to_the_agents_question_is_a_follow_up_a_short_request_is_not(
+    root: Path, tmp_path: Path
+) -> None:
+    w = ClaudeWriter(cwd=str(root))
+    w.user("What do you think of how we keep the API key in an environment variable?")
+    w.assistant("It is standard, not ideal.\n\n**Shall I draft a plan to move it to the keyring?**")
+    w.user("draft the plan, add it to the roadmap")
+    request = _resume(root, w, tmp_path).split("## Last request")[1]
+    assert "Earlier request:" in request and "keyring?" in request
+    w2 = ClaudeWriter(cwd=str(root))
+    w2.user("Summarise the feature branch for me")
+    w2.assistant("Done: the branch adds the suppression flag.")
+    w2.user("git me a commit message for this feature")
+    alone = _resume(root, w2, tmp_path / "b").split("## Last request")[1]
+    assert "Earlier request:" not in alone and "> git me a commit message" in alone

@@ -91,12 +91,13 @@ def _facts_of(line: str) -> tuple[str, list[str]]:
 
 def fact_keys(text: str) -> set[int]:
     """The facts a finished document showed, as keys ``dedupe`` takes as already seen (so
-    a document given after it in the same session does not say them again)."""
+    a document given after it in the same session does not say them again, short ones
+    included: "[done] Run tests" was read there)."""
     keys: set[int] = set()
     for line in text.splitlines():
         for fact in _facts_of(line)[1]:
             flat = _fact(fact)
-            if _weighty(flat):
+            if len(flat) >= 8:
                 keys.add(_key(flat))
     return keys
 
@@ -105,16 +106,18 @@ def dedupe(top: list[str], parts: list[Part], seen: set[int] | None = None) -> N
     """Each fact once in the whole document: a sentence already shown (in the top lines, an
     earlier part, or ``seen``: an earlier document) is dropped from a later line, and a line
     left with nothing goes. Quoted lines (a request, shown verbatim) are compared whole."""
-    seen = set(seen or ())
+    earlier = set(seen or ())
+    seen = set(earlier)
 
     def fresh(line: str) -> str | None:
         head, sentences = _facts_of(line)
         kept = []
         for sentence in sentences:
             fact = _fact(sentence)
-            if _weighty(fact) and _key(fact) in seen:
+            key = _key(fact)
+            if key in seen and (_weighty(fact) or key in earlier):
                 continue
-            seen.add(_key(fact))
+            seen.add(key)
             kept.append(sentence)
         if not kept:
             return None
@@ -122,7 +125,14 @@ def dedupe(top: list[str], parts: list[Part], seen: set[int] | None = None) -> N
 
     top[:] = [line for line in (fresh(t) for t in top) if line is not None]
     for part in parts:
-        part.lines = [line for line in (fresh(t) for t in part.lines) if line is not None]
+        lines = [line for line in (fresh(t) for t in part.lines) if line is not None]
+        # a label left without what it introduced ("Then:") goes too
+        part.lines = [] if all(_is_label(line) for line in lines) else lines
+
+
+def _is_label(line: str) -> bool:
+    text = line.strip()
+    return text.endswith(":") and len(text) <= 40 and not text.startswith(("-", ">"))
 
 
 def _tokens(text: str) -> int:

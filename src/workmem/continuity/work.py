@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files.shorten import clip_words
+from ..files.shorten import clip_words, flatten
 from ..root import Workspace
 from .fit import Part
 
@@ -240,7 +240,7 @@ def request_lines(src: Sources) -> list[str]:
     """The last request; a short follow-up ("do 1 and 3", "yes") comes with what it answers
     (the agent's words just before it) and the last request that means something alone."""
     from ..files.freetext import neutralize_block
-    from ..transcripts.account import is_follow_up
+    from ..transcripts.account import is_follow_up, meaningful_words
 
     requests = src.transcript.user_requests() if src.transcript is not None else []
     requests = [r for r in requests if r.strip()]
@@ -252,13 +252,17 @@ def request_lines(src: Sources) -> list[str]:
         return [f"> {line}" if line else ">" for line in neutralize_block(text).split("\n")]
 
     last = requests[-1]
-    if not is_follow_up(last):
+    answered = _answered(src.transcript)
+    # a short answer to the agent's question ("draft the plan, add it to the roadmap")
+    # follows up as much as a "yes" does
+    asked = flatten(answered).rstrip(" *_`").endswith(("?", "？"))
+    answering = asked and meaningful_words(last) < 6
+    if not is_follow_up(last) and not answering:
         return quoted(last)
     lines: list[str] = []
     earlier = next((r for r in reversed(requests[:-1]) if not is_follow_up(r)), None)
     if earlier is not None:
         lines += ["Earlier request:", *quoted(earlier)]
-    answered = _answered(src.transcript)
     if answered:
         lines += ["It answers the agent's:", *quoted(clip_words(answered, 500))]
     return [*lines, "Then:", *quoted(last)] if lines else quoted(last)

@@ -302,15 +302,36 @@ _FILLER = frozenset(
 )
 
 
+#: how a reply to the agent starts ("yes, do it", "ok go ahead", "1 and 3", 好, はい, 네)
+_AGREEING = re.compile(
+    r"^\s*(?:yes|yeah|yep|yup|ok(?:ay)?|sure|go|go ahead|do it|do that|proceed|please do|"
+    r"sounds good|lgtm|continue|next|both|all of (?:them|it)|the (?:first|second|third)|"
+    r"\d+(?:\s*(?:,|and|&|\+)\s*\d+)*|好|好的|可以|行|对|對|是的|はい|お願い|네|좋아)\b",
+    re.I,
+)
+
+
 def is_follow_up(request: str) -> bool:
-    """A short follow-up ("yes, do it", "/execute-plan") that means little without the
-    request before it: fewer than five words that carry meaning, or a slash command."""
-    words = [
-        w
-        for w in _WORD.findall(request.lower())
+    """A short follow-up ("yes, do it", "do 1 and 3", "/execute-plan") that means little
+    without what it answers: a slash command, a message of one or two words that carry
+    meaning, or a short one that starts by agreeing or by naming options. "git me a commit
+    message for this feature" is short but stands alone."""
+    text = request.strip()
+    if text.startswith("/"):
+        return True
+    words = meaningful_words(text)
+    if words < 3:
+        return True
+    return words < 6 and _AGREEING.match(text) is not None
+
+
+def meaningful_words(text: str) -> int:
+    """Words that carry meaning (three letters or more, no filler; a CJK character each)."""
+    return sum(
+        1
+        for w in _WORD.findall(text.lower())
         if (len(w) >= 3 or not w.isascii()) and w not in _FILLER
-    ]
-    return request.lstrip().startswith("/") or len(words) < 5
+    )
 
 
 def build_account(transcript: Transcript, facts: TranscriptFacts | None = None) -> SessionAccount:
