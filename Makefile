@@ -54,7 +54,9 @@ bench: install
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/transcript_size.py --huge-mb 100
 	if [ -d ../shared/data/continuity ]; then \
-		$(BIN)/workmem bench continuity --data ../shared/data/continuity; fi
+		$(BIN)/workmem bench continuity --data ../shared/data/continuity; \
+		$(BIN)/workmem bench handoff --data ../shared/data/continuity; fi
+	if [ -d ../shared/data/continuity/claude-code ]; then $(BIN)/python bench/day.py; fi
 	$(BIN)/python bench/sync.py
 
 # The three-machine sync property test with many more random runs than `make test` does.
