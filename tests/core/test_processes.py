@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,28 @@ def test_a_dead_or_recycled_process_is_not_running() -> None:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
     assert still_running(f"{child.pid}:1") is False
+
+
+@linux
+def test_a_killed_process_nobody_reaped_yet_is_not_running() -> None:
+    """A killed agent stays a zombie until its parent reaps it (a container whose first
+    process never reaps, a parent busy elsewhere); it runs nothing: stopped."""
+    child = subprocess.Popen(["sleep", "60"])
+    try:
+        found = _proc_stat(child.pid)
+        assert found is not None
+        identity = f"{child.pid}:{found[2]}"
+        assert still_running(identity) is True
+        os.kill(child.pid, signal.SIGKILL)  # not reaped: Popen.wait/poll would reap it
+        stat = Path(f"/proc/{child.pid}/stat")
+        deadline = time.monotonic() + 10
+        while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline, "the killed child never became a zombie"
+            time.sleep(0.01)
+        assert still_running(identity) is False
+    finally:
+        child.kill()
+        child.wait()
 
 
 def test_a_record_without_an_identity_cannot_tell() -> None:

@@ -13,6 +13,7 @@ import re
 
 from .. import clock
 from ..errors import FormatError, UsageError
+from ..i18n.placeholders import is_summary
 from .context import BoardContext
 from .index import BoardEdit
 from .model import (
@@ -161,7 +162,9 @@ def update_session(
         if summary is None and context:
             # The row follows the snapshot: new Current Context gives a new Summary.
             summary = summary_from(context) or None
-        if summary is not None and CURRENT_CONTEXT not in change.prose:
+        # A placeholder ("Registered when the session started …") says nothing of the
+        # work: it stays on the row and never becomes the snapshot's context.
+        if summary is not None and CURRENT_CONTEXT not in change.prose and not is_summary(summary):
             change.add(CURRENT_CONTEXT, summary)
         row.topic = topic.strip() if topic and topic.strip() else row.topic
         row.summary = summary if summary is not None else row.summary

@@ -344,7 +344,7 @@ def error_lines(src: Sources) -> list[str]:
 
 def agent_context(src: Sources) -> list[str]:
     """What the agent itself wrote about where things stand (not a save's own summary)."""
-    from ..i18n.placeholders import is_auto_saved, is_context_hint
+    from ..i18n.placeholders import is_auto_saved, is_context_hint, is_summary
 
     lines: list[str] = []
     if src.snapshot is not None:
@@ -352,7 +352,8 @@ def agent_context(src: Sources) -> list[str]:
         if section is not None:
             for block in section.blocks():
                 text = block.text.strip()
-                if text and not is_auto_saved(text) and not is_context_hint(text):
+                placeholder = is_context_hint(text) or is_summary(text)
+                if text and not is_auto_saved(text) and not placeholder:
                     lines.append(clip_words(text, 600))
     return lines[-3:]
 

@@ -338,6 +338,17 @@ LAUNCHERS = frozenset(
 
 def _proc_stat(pid: int) -> tuple[str, int, str] | None:
     """(command name, parent pid, start time) of ``pid`` from ``/proc``; None elsewhere."""
+    found = _proc_stat_state(pid)
+    return found[:3] if found is not None else None
+
+
+#: states of a process that has ended: a zombie its parent has not reaped yet (a container
+#: whose first process never reaps, a parent busy elsewhere), or one being removed
+_ENDED = frozenset({"Z", "X", "x"})
+
+
+def _proc_stat_state(pid: int) -> tuple[str, int, str, str] | None:
+    """``_proc_stat`` and the process's state letter (``R``, ``S``, ``Z`` …)."""
     try:
         with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
             text = handle.read()
@@ -347,7 +358,7 @@ def _proc_stat(pid: int) -> tuple[str, int, str] | None:
     fields = text[name_end + 1 :].split()
     if name_start < 0 or len(fields) < 20:
         return None
-    return text[name_start + 1 : name_end], int(fields[1]), fields[19]
+    return text[name_start + 1 : name_end], int(fields[1]), fields[19], fields[0]
 
 
 def agent_process(pid: int | None = None, *, depth: int = 6) -> str | None:
@@ -384,10 +395,10 @@ def still_running(identity: object) -> bool | None:
     pid = int(pid_text)
     if not pid_alive(pid):
         return False
-    found = _proc_stat(pid)
+    found = _proc_stat_state(pid)
     if found is None:
         return None
-    return found[2] == started
+    return found[2] == started and found[3] not in _ENDED  # a zombie runs nothing
 
 
 def exit_on_terminate() -> None:

@@ -96,7 +96,11 @@ def _register(run: HookRun) -> str | None:
 
 def _note_start(run: HookRun, sid: str) -> None:
     """The session's activity record (who, where, which agent process): what tells a later
-    session whether this one is still running. Derived state: a failure is only logged."""
+    session whether this one is still running. Derived state: a failure is only logged.
+
+    The transcript is recorded where the agent says it will be, even before it exists:
+    Claude Code writes its file only after the start, and a session killed in its first
+    turn has no save that would record it later."""
     from ..continuity.activity import note_start
 
     try:
@@ -105,7 +109,7 @@ def _note_start(run: HookRun, sid: str) -> None:
             sid,
             platform=run.inp.platform,
             platform_session_id=run.inp.session_id,
-            transcript=run.transcript,
+            transcript=run.inp.transcript,
             cwd=run.inp.cwd,
         )
     except Exception as exc:
