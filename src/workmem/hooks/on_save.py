@@ -66,7 +66,10 @@ def _save(
 
 def on_pre_compact(run: HookRun) -> Reply:
     from ..continuity.save import PRE_COMPACT_PARTS
+    from ..platforms.delivery import compression_due
 
+    if not compression_due(run):  # Gemini CLI asks before every request
+        return Reply()
     return _save(run, PRE_COMPACT_PARTS, register=True, tell=True)
 
 
