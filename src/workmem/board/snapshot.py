@@ -28,6 +28,7 @@ from ..files.sections import (
 )
 from ..files.tables import TableDocument, format_row
 from ..i18n import placeholders
+from .restate import context_lost, merge_context, refine_items, superseded_items
 
 METADATA = "Metadata"
 CURRENT_CONTEXT = "Current Context"
@@ -157,24 +158,53 @@ class SnapshotChange:
         new = Document.parse(text)
         metadata = {name: neutralize_line(value) for name, value in self.metadata.items()}
         _set_metadata(new, metadata, path)
+        record: list[str] = []
         for title, paragraphs in self.prose.items():
             section = new.ensure(_title(title))
-            for paragraph in paragraphs:
-                merge_prose(section, neutralize_block(paragraph), _hints_for(title))
-        record: list[str] = []
+            safe = [neutralize_block(paragraph) for paragraph in paragraphs]
+            if normalize_title(title) == normalize_title(CURRENT_CONTEXT):
+                placeholder = is_placeholder(section, _hints_for(title))
+                merged = merge_context(section, safe, placeholder=placeholder)
+                record.extend(neutralize_line(item) for item in superseded_items(merged))
+                continue
+            for paragraph in safe:
+                merge_prose(section, paragraph, _hints_for(title))
+        refined: list[tuple[str, str, str]] = []
         for title, items in self.items.items():
             safe = [neutralize_line(item) for item in items]
-            changed = merge_items(new.ensure(_title(title)), safe, _hints_for(title))
+            section = new.ensure(_title(title))
+            if normalize_title(title) == normalize_title(FILES):
+                refined += [(title, a, b) for a, b in refine_items(section, safe)]
+            changed = merge_items(section, safe, _hints_for(title))
             if normalize_title(title) != normalize_title(SUPERSEDED):
                 record.extend(f"{item} ({title})" for item in changed)
         if record:
             merge_items(new.ensure(SUPERSEDED), record, _hints_for(SUPERSEDED))
-        lost = check_preserved(old, new, hints=ALL_HINTS, skip=[METADATA])
+        lost = _lost(old, new, refined)
         if lost:
             raise FormatError(
                 "merge would drop " + "; ".join(lost) + "; nothing was written", path=path
             )
         return new.render()
+
+
+def _lost(old: Document, new: Document, refined: list[tuple[str, str, str]]) -> list[str]:
+    """What the merge would drop without a mark (empty when nothing): every section but
+    the Metadata by ``check_preserved``, Current Context by ``restate.context_lost``; an
+    entry refined in place counts as kept when its refinement is there."""
+    baseline = Document.parse(old.render())
+    for title, before, after in refined:
+        section = baseline.get(title)
+        if section is None or after not in (new.get(title) or section).items():
+            continue
+        section.body = [
+            line.replace(before, after, 1) if line.lstrip()[2:].strip() == before else line
+            for line in section.body
+        ]
+    lost = check_preserved(baseline, new, hints=ALL_HINTS, skip=[METADATA, CURRENT_CONTEXT])
+    return lost + context_lost(
+        old.get(CURRENT_CONTEXT), new.get(CURRENT_CONTEXT), new.get(SUPERSEDED)
+    )
 
 
 def _title(title: str) -> str:

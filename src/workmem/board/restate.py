@@ -1,0 +1,279 @@
+"""One Current Context: restated facts replace the old statement, and the old one is marked.
+
+A snapshot's Current Context is the session's integrated summary (seed 001: "integrated
+working summaries, not transcript dumps"). Updates come from two writers:
+
+- a save writes one paragraph of its own, ``Auto-saved (stamp): …`` (any language's
+  marker, ``i18n.placeholders.is_auto_saved``). It is the transcript's state at that save,
+  so the next save's paragraph replaces it: there is at most one, at the end;
+- the agent writes prose. A sentence of the old context that the new text says again
+  word for word now lives in the new text; one the new text restates differently (the
+  same fact, said anew: ``restates``) is superseded: it leaves the context and is listed
+  under Superseded / Resolved as ``[superseded] … (Current Context)``, never silently
+  dropped; every other old sentence is still valid and stays.
+
+``context_lost`` is the verification: every old sentence is still in the context or
+listed as superseded, and old save paragraphs went only for a newer one.
+
+List items restated the same way are the Files / Artifacts entries of one path: a new
+entry that says everything the old one said and more (``functions: a`` then
+``functions: a, b``) replaces it in place (``refine_items``); any other new entry is added
+beside it, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..files.sections import Block, Section, is_placeholder_text, item_key, strip_marker
+from ..i18n.placeholders import is_auto_saved
+
+_SPACE = re.compile(r"\s+")
+#: a sentence ends at . ! ? followed by a space, or at a CJK full stop
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])")
+_TOKEN = re.compile(r"[\w./%+-]+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_NUMBER = re.compile(r"^[\d.,%+-]+$")
+_LABEL = re.compile(r"^\s*([^:：.。]{1,40})[:：]\s+\S")
+#: words nearly every sentence has, left out of the comparison
+_STOP_WORDS = (
+    "a an and are as at be been by for from has have in into is it its now of on or so "
+    "that the then this to was we were with"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+#: a path at the start of a Files entry: `` `src/a.py` — what it is``
+_PATH_ITEM = re.compile(r"^`([^`]+)`")
+CONTEXT_TITLE = "Current Context"
+
+
+def norm(text: str) -> str:
+    """Text compared as a reader would: spacing and case aside."""
+    return _SPACE.sub(" ", text).strip().casefold()
+
+
+def _tokens(text: str) -> set[str]:
+    """Content words (CJK by character), without the words every sentence has."""
+    found = {t.strip(".,").casefold() for t in _TOKEN.findall(text)}
+    return {t for t in found if t and t not in _STOP and (len(t) > 1 or _CJK.match(t))}
+
+
+def _label(text: str) -> str | None:
+    """``Status`` of ``Status: green``: a short label of up to four words before a colon."""
+    match = _LABEL.match(text)
+    if match is None or len(match.group(1).split()) > 4:
+        return None
+    return norm(match.group(1))
+
+
+def restates(new: str, old: str) -> bool:
+    """True when ``new`` says the same fact as ``old`` anew.
+
+    The same label (``Status: red`` / ``Status: green``); or most content words shared
+    (at least 60 % of both sentences' words, two or more); or one word changed on each
+    side with two words shared, or with a number changed (``Coverage is 80%`` /
+    ``Coverage is 95%``). A sentence of one content word restates nothing.
+    """
+    if norm(new) == norm(old):
+        return False
+    label = _label(old)
+    if label is not None and label == _label(new):
+        return True
+    a, b = _tokens(old), _tokens(new)
+    if len(a) < 2 or len(b) < 1:
+        return False
+    shared = a & b
+    if len(shared) >= 2 and len(shared) / len(a | b) >= 0.6:
+        return True
+    gone, came = a - b, b - a
+    if len(gone) == 1 and len(came) == 1 and shared:
+        numbers = all(_NUMBER.match(t) for t in (*gone, *came))
+        return len(shared) >= 2 or numbers
+    return False
+
+
+def sentences(paragraph: str) -> list[str]:
+    """A paragraph's sentences, each one line. A paragraph holding a fence, a table or a
+    list stays one unit: splitting it would change its shape."""
+    lines = paragraph.split("\n")
+    if any(ln.lstrip().startswith(("```", "~~~", "|", "- ", "* ", "> ")) for ln in lines):
+        return [paragraph.strip()]
+    flat = " ".join(ln.strip() for ln in lines if ln.strip())
+    return [s.strip() for s in _SENTENCE_END.split(flat) if s.strip()]
+
+
+def paragraphs(text: str) -> list[str]:
+    return [p.strip("\n") for p in re.split(r"\n[ \t]*\n", text.strip()) if p.strip()]
+
+
+@dataclass
+class ContextMerge:
+    """What a merge into Current Context moved out of it, for the record and the check."""
+
+    #: old sentences a new one restated: listed under Superseded / Resolved
+    superseded: list[str] = field(default_factory=list)
+    #: old save paragraphs a newer save's paragraph replaced
+    replaced: list[str] = field(default_factory=list)
+    #: the save paragraph now in the context, if any
+    auto: str | None = None
+
+
+def merge_context(section: Section, additions: list[str], *, placeholder: bool) -> ContextMerge:
+    """Merge ``additions`` (already neutral text) into ``section`` (see the module doc)."""
+    result = ContextMerge()
+    blocks = [] if placeholder else section.blocks()
+    new = [p for text in additions for p in paragraphs(text)]
+    new_auto = [p for p in new if is_auto_saved(p)]
+    existing = norm(section.content()) if not placeholder else ""
+    agent: list[str] = []
+    for paragraph in new:
+        if is_auto_saved(paragraph) or norm(paragraph) in existing:
+            continue
+        if all(norm(paragraph) != norm(p) for p in agent):
+            agent.append(paragraph)
+    said = norm(" ".join(agent))
+    fresh = [s for p in agent for s in sentences(p)]
+    plan = _plan(blocks, said, fresh) if agent else {}
+    units: list[list[str]] = []
+    autos: list[str] = []
+    for index, block in enumerate(blocks):
+        if not block.text or is_placeholder_text(block.text):
+            continue
+        if block.is_item:
+            _add_item(units, block)
+        elif is_auto_saved(block.text):
+            autos.append(block.text)
+        elif index not in plan:
+            units.append(list(block.lines))
+        else:
+            kept = [s for s, fate in plan[index] if fate == _KEEP]
+            result.superseded += [s for s, fate in plan[index] if fate == _GONE]
+            if kept and len(kept) == len(plan[index]):
+                units.append(list(block.lines))
+            elif kept:
+                units.append([" ".join(kept)])
+    units.extend(p.split("\n") for p in agent)
+    if new_auto:
+        result.replaced = autos
+        autos = [new_auto[-1]]
+    units.extend(a.split("\n") for a in autos)
+    result.auto = autos[-1] if autos else None
+    body: list[str] = []
+    for unit in units:
+        body += ["", *unit] if body else unit
+    if body:
+        section.body = ["", *body, ""]
+    return result
+
+
+_KEEP, _SAID, _GONE = "keep", "said", "superseded"
+
+
+def _plan(blocks: list[Block], said: str, fresh: list[str]) -> dict[int, list[tuple[str, str]]]:
+    """Each old agent paragraph's sentences and their fate: said again by the new text
+    (it lives there now), superseded (restated differently), or kept.
+
+    A new text that says again or restates more than half of the old sentences is an
+    integrated rewrite: what it left out is superseded by it too (and listed as such).
+    """
+    plan: dict[int, list[tuple[str, str]]] = {}
+    for index, block in enumerate(blocks):
+        if block.is_item or not block.text or is_placeholder_text(block.text):
+            continue
+        if is_auto_saved(block.text):
+            continue
+        fates = []
+        for sentence in sentences(block.text):
+            if norm(sentence) in said:
+                fates.append((sentence, _SAID))
+            elif any(restates(new, sentence) for new in fresh):
+                fates.append((sentence, _GONE))
+            else:
+                fates.append((sentence, _KEEP))
+        plan[index] = fates
+    every = [fate for fates in plan.values() for _, fate in fates]
+    if every and 2 * sum(fate != _KEEP for fate in every) > len(every):
+        plan = {i: [(s, _GONE if f == _KEEP else f) for s, f in fates] for i, fates in plan.items()}
+    return plan
+
+
+def _add_item(units: list[list[str]], block: Block) -> None:
+    """Consecutive list items stay one list (no blank line put between them)."""
+    if units and units[-1] and units[-1][-1].lstrip()[:2] in ("- ", "* ", "+ "):
+        units[-1].extend(block.lines)
+    else:
+        units.append(list(block.lines))
+
+
+def superseded_items(merge: ContextMerge) -> list[str]:
+    return [f"[superseded] {sentence} ({CONTEXT_TITLE})" for sentence in merge.superseded]
+
+
+def context_lost(old: Section | None, new: Section | None, record: Section | None) -> list[str]:
+    """What the old Current Context held that the new one lost without a mark.
+
+    Kept means: still in the new context, or (a sentence) listed under ``record``
+    (Superseded / Resolved), or (a save's paragraph) given way to a newer save's paragraph.
+    """
+    if old is None:
+        return []
+    now = norm(new.content()) if new is not None else ""
+    marked = norm(record.content()) if record is not None else ""
+    newer_auto = new is not None and any(
+        is_auto_saved(b.text) for b in new.blocks() if not b.is_item and b.text
+    )
+    lost: list[str] = []
+    for block in old.blocks():
+        if not block.text or is_placeholder_text(block.text):
+            continue
+        if not block.is_item and is_auto_saved(block.text):
+            if norm(block.text) not in now and not newer_auto:
+                lost.append(f"text '{block.text[:60]}' in {CONTEXT_TITLE}")
+            continue
+        units = [block.text] if block.is_item else sentences(block.text)
+        for unit in units:
+            if norm(unit) not in now and f"[superseded] {norm(unit)}" not in marked:
+                lost.append(f"text '{unit[:60]}' in {CONTEXT_TITLE}")
+    return lost
+
+
+# -- list items restated: a Files entry of one path -------------------------------------
+
+
+def path_of(item: str) -> str | None:
+    match = _PATH_ITEM.match(strip_marker(item)[1])
+    return match.group(1) if match else None
+
+
+def refine_items(section: Section, items: list[str]) -> list[tuple[str, str]]:
+    """Replace in place each unmarked entry that a new entry of the same path refines
+    (says all it said, and more). Returns (old, new) pairs, for the check."""
+    done: list[tuple[str, str]] = []
+    blocks = section.blocks()
+    for raw in items:
+        text = raw.strip()
+        text = text[2:].strip() if text.startswith(("- ", "* ")) else text
+        path = path_of(text)
+        if path is None or strip_marker(text)[0] is not None:
+            continue
+        for block in blocks:
+            if not block.is_item or strip_marker(block.text)[0] is not None:
+                continue
+            old = block.text
+            if path_of(old) != path or item_key(old) == item_key(text):
+                continue
+            if refines(text, old):
+                indent = block.lines[0][: len(block.lines[0]) - len(block.lines[0].lstrip())]
+                block.lines[:] = [f"{indent}- {text}"]
+                done.append((old, text))
+            break
+    if done:
+        section.body = [line for block in blocks for line in block.lines]
+    return done
+
+
+def refines(new: str, old: str) -> bool:
+    """Every word of ``old`` is in ``new``, and ``new`` says more."""
+    words = {w.casefold() for w in re.findall(r"\w+", old)}
+    have = {w.casefold() for w in re.findall(r"\w+", new)}
+    return words <= have and have != words
