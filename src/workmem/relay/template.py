@@ -62,6 +62,22 @@ def count_words(text: str) -> int:
     return len(_pattern(_WORD).findall(text)) + len(_pattern(_CJK).findall(text))
 
 
+def clip_words(text: str, width: int) -> str:
+    """Free text as one safe line of at most ``width`` characters, cut after a whole word
+    (a cut says so with "…"); a text without a space in its second half is cut where it
+    reaches the width."""
+    from ..files.freetext import neutralize_line
+
+    line = neutralize_line(text)
+    if len(line) <= width:
+        return line
+    cut = line[: max(width - 1, 1)]
+    space = cut.rfind(" ")
+    if line[len(cut)] != " " and space > width // 2:  # the cut is inside a word
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
+
+
 @dataclass
 class SnapshotNotes:
     """The prose only the agent can give: what it was doing, decided, learned."""
