@@ -23,9 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..files.freetext import neutralize_line
 from ..files.sections import Block, Document, Section, is_placeholder, item_key, merge_items
-from .template import count_words, section_key
+from .template import clip_words, count_words, section_key
 
 MAX_WORDS = 2000
 MIN_WORDS = 500
@@ -261,7 +260,7 @@ def drop_notes(drops: list[Drop]) -> list[str]:
     for drop in drops:
         groups.setdefault((drop.section, drop.cut), []).append(drop.text)
     for (section, was_cut), texts in groups.items():
-        names = "; ".join(neutralize_line(t, limit=100) for t in texts)
+        names = "; ".join(clip_words(t, 100) for t in texts)
         label = LABELS.get(section, "section")
         if was_cut:
             kept = " (the daily log keeps them)" if section == "completed" else ""
