@@ -84,6 +84,11 @@ def test_a_language_switch_does_not_log_the_same_items_again(
     assert text.count(f"### {HEADING}") == 2
     last = text.split(f"### {HEADING}")[-1]
     assert "- 已完成：\n  - Port module 2\n" in last and "Port module 0" not in last
+    # A Chinese entry is read back too ("進行中：" with the active text's own ":" after it).
+    monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 14:30")
+    save(root, home, planned(root, 3, extra_rounds=1))
+    assert log(root).count(f"### {HEADING}") == 2
+    assert logged(log(root)).active == "Current plan step: Port module 3"
 
 
 def test_a_new_session_after_a_session_end_logs_its_own_progress(

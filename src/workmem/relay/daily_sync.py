@@ -11,6 +11,7 @@ last session end, in whatever language they were written), never from a cache.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -22,6 +23,7 @@ from .template import clip_words, section_key
 from .usage import ContextUsage
 
 HEADING = "Session Relay Auto-Save"
+_COLON = re.compile("[:：]")
 #: section key -> how many items the entry keeps (its label is ``relay.<key>``)
 KEY_ITEMS = (("pending", 5), ("decisions", 5), ("preferences", 3), ("gotchas", 3))
 
@@ -94,8 +96,9 @@ def logged(text: str) -> Logged:
                 continue
             if not line.startswith("- "):
                 continue
-            head, sep, rest = line[2:].partition(":") if ":" in line else line[2:].partition("：")
-            key = labels.get(_label_key(head)) if sep else None
+            split = _COLON.search(line, 2)
+            key = labels.get(_label_key(line[2 : split.start()])) if split else None
+            rest = line[split.end() :] if split else ""
             if key == "active":
                 seen.active = rest.strip()
     return seen
