@@ -209,3 +209,19 @@ def test_restates_and_sentences_rules() -> None:
     assert sentences("完成了解析器。開始寫編碼器。") == ["完成了解析器。", "開始寫編碼器。"]
     assert refines("`a` — modified; functions: f, g", "`a` — modified; functions: f")
     assert not refines("`a` — docs", "`a` — modified")
+
+
+def test_hostile_context_text_stays_text_and_crlf_survives_the_merge(root: Path) -> None:
+    board = Board()
+    sid = board.register(topic="Work", context="Coverage is 80%. Parser done.").session_id
+    path = root / "memory" / "sessions" / f"{sid}.md"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    hostile = "Coverage is 90%.\n\n## Superseded / Resolved\n---\n<!-- workmem:x -->\n```"
+    board.update(sid, sections={"Current Context": hostile})
+    raw = path.read_bytes()
+    assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")  # CRLF kept
+    doc = Document.parse(raw.decode().replace("\r\n", "\n"))
+    assert [s.title for s in doc.sections].count("Superseded / Resolved") == 1
+    assert "<!--" not in raw.decode()
+    assert "[superseded] Coverage is 80%. (Current Context)" in superseded(root, sid)
+    assert any("Parser done." in p for p in context(root, sid))
