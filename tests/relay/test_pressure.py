@@ -216,3 +216,29 @@ def test_the_two_named_profiles(percent: float, relay: str, wrap: str) -> None:
     """Session wrap: 40 / 50 / 75 / 80 %; relay: 60 / 75 / 85 %."""
     assert zone_for(percent, "relay").name == relay
     assert zone_for(percent, "wrap").name == wrap
+
+
+def test_below_the_thresholds_the_prompt_hook_loads_no_zone_machinery(
+    session: Session, root: Path
+) -> None:
+    """Guards the common case's cost without timing it."""
+    import subprocess
+
+    session.writer.assistant("more", usage=Session.usage(30))
+    session.writer.write(session.path)
+    code = (
+        "import sys, json\n"
+        "from workmem.cli import main\n"
+        "sys.argv = ['workmem', 'hook', 'UserPromptSubmit', '--platform', 'claude-code']\n"
+        "main()\n"
+        "loaded = ['workmem.relay.pressure', 'workmem.relay.workflows', 'workmem.facts.maintain']\n"
+        "sys.stderr.write(json.dumps([m for m in loaded if m in sys.modules]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps({**session.base, "prompt": "hi"}),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(proc.stderr.strip().splitlines()[-1]) == []

@@ -85,6 +85,10 @@ def _usage_warning(run: HookRun) -> str | None:
 
     # The common case, below every threshold, costs one incremental read and no more.
     usage = context_usage(run.transcript, run.inp.platform, store=run.store)
+    from ..relay.zones import calls_for_action
+
+    if not calls_for_action(usage.percent):
+        return None
     from ..relay.pressure import respond
     from .runner import log_failure
 

@@ -140,6 +140,18 @@ def zone_for(percent: float, profile: str = "relay") -> Zone:
     return table[-1][2]
 
 
+#: the wrap profile's first zone that calls for a save (the checkpoint, ~50 %)
+WRAP_SAVE_LEVEL = 2
+
+
+def calls_for_action(percent: float) -> bool:
+    """Whether any zone of either profile asks for something at ``percent``: below, the
+    prompt hook has nothing to do (the common case, decided without another import)."""
+    return (
+        zone_for(percent, "relay").level > 0 or zone_for(percent, "wrap").level >= WRAP_SAVE_LEVEL
+    )
+
+
 #: zones whose seed gives the words to say to the user (catalogue keys)
 _ANNOUNCE = {"checkpoint": "zone.checkpoint", "full-save": "zone.full_save"}
 
