@@ -225,3 +225,19 @@ def test_hostile_context_text_stays_text_and_crlf_survives_the_merge(root: Path)
     assert "<!--" not in raw.decode()
     assert "[superseded] Coverage is 80%. (Current Context)" in superseded(root, sid)
     assert any("Parser done." in p for p in context(root, sid))
+
+
+def test_merge_context_replaces_every_old_save_paragraph_and_says_which() -> None:
+    from workmem.files.sections import Section
+
+    section = Section(
+        "Current Context",
+        "## Current Context",
+        ["", "Mine.", "", "Auto-saved (1): a", "", "自動保存 (2): b", ""],
+    )
+    merged = restate.merge_context(section, ["Auto-saved (3): c"], placeholder=False)
+    assert merged.replaced == ["Auto-saved (1): a", "自動保存 (2): b"]
+    assert section.body == ["", "Mine.", "", "Auto-saved (3): c", ""]
+    kept = restate.merge_context(section, ["Mine."], placeholder=False)
+    assert kept.replaced == [] and kept.superseded == []
+    assert section.body == ["", "Mine.", "", "Auto-saved (3): c", ""]

@@ -114,8 +114,6 @@ class ContextMerge:
     superseded: list[str] = field(default_factory=list)
     #: old save paragraphs a newer save's paragraph replaced
     replaced: list[str] = field(default_factory=list)
-    #: the save paragraph now in the context, if any
-    auto: str | None = None
 
 
 def merge_context(section: Section, additions: list[str], *, placeholder: bool) -> ContextMerge:
@@ -157,13 +155,24 @@ def merge_context(section: Section, additions: list[str], *, placeholder: bool) 
         result.replaced = autos
         autos = [new_auto[-1]]
     units.extend(a.split("\n") for a in autos)
-    result.auto = autos[-1] if autos else None
     body: list[str] = []
     for unit in units:
-        body += ["", *unit] if body else unit
+        lines = _trimmed(unit)
+        if lines:
+            body += ["", *lines] if body else lines
     if body:
         section.body = ["", *body, ""]
     return result
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    """A unit's lines without blank lines around it (the body puts one between units)."""
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
 
 
 _KEEP, _SAID, _GONE = "keep", "said", "superseded"
