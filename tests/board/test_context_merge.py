@@ -185,13 +185,13 @@ def test_the_merge_check_refuses_a_context_that_loses_a_sentence(
     change = SnapshotChange()
     change.add("Current Context", "Keep me.")
     assert "Keep me. And me." in change.apply(text, path=str(path))  # said again: stays
-    original = restate._plan
+    original = restate._fates
 
     def forgetful(*args: Any) -> dict[int, list[tuple[str, str]]]:
         """A merge that believes the new text says every old sentence (it does not)."""
         return {i: [(s, "said") for s, _ in fates] for i, fates in original(*args).items()}
 
-    monkeypatch.setattr(restate, "_plan", forgetful)
+    monkeypatch.setattr(restate, "_fates", forgetful)
     change = SnapshotChange()
     change.add("Current Context", "Something else entirely, long enough.")
     with pytest.raises(FormatError, match=r"merge would drop text 'Keep me\.'"):

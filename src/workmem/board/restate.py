@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..files.sections import Block, Section, is_placeholder_text, item_key, strip_marker
+from ..files.sections import Section, is_placeholder_text, strip_marker
 from ..i18n.placeholders import is_auto_saved
 
 _SPACE = re.compile(r"\s+")
@@ -35,7 +35,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])")
 _TOKEN = re.compile(r"[\w./%+-]+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _NUMBER = re.compile(r"^[\d.,%+-]+$")
-_LABEL = re.compile(r"^\s*([^:：.。]{1,40})[:：]\s+\S")
+_LABEL = re.compile(r"^\s*([^:：.。]{1,40})(?::\s+|：\s*)\S")
 #: words nearly every sentence has, left out of the comparison
 _STOP_WORDS = (
     "a an and are as at be been by for from has have in into is it its now of on or so "
@@ -80,7 +80,7 @@ def restates(new: str, old: str) -> bool:
     if label is not None and label == _label(new):
         return True
     a, b = _tokens(old), _tokens(new)
-    if len(a) < 2 or len(b) < 1:
+    if len(a) < 2:
         return False
     shared = a & b
     if len(shared) >= 2 and len(shared) / len(a | b) >= 0.6:
@@ -116,47 +116,50 @@ class ContextMerge:
     replaced: list[str] = field(default_factory=list)
 
 
+_KEEP, _SAID, _GONE = "keep", "said", "superseded"
+
+
 def merge_context(section: Section, additions: list[str], *, placeholder: bool) -> ContextMerge:
-    """Merge ``additions`` (already neutral text) into ``section`` (see the module doc)."""
+    """Merge ``additions`` (already neutral text) into ``section`` (see the module doc);
+    ``placeholder``: the section holds only the template's hint, which gives way."""
     result = ContextMerge()
-    blocks = [] if placeholder else section.blocks()
+    old = [] if placeholder else section.blocks()
+    blocks = [b for b in old if b.text and not is_placeholder_text(b.text)]
     new = [p for text in additions for p in paragraphs(text)]
-    new_auto = [p for p in new if is_auto_saved(p)]
-    existing = norm(section.content()) if not placeholder else ""
     agent: list[str] = []
     for paragraph in new:
-        if is_auto_saved(paragraph) or norm(paragraph) in existing:
-            continue
-        if all(norm(paragraph) != norm(p) for p in agent):
+        key = norm(paragraph)
+        if is_auto_saved(paragraph) or any(key in norm(b.text) for b in blocks):
+            continue  # a save's paragraph, or said already
+        if all(key != norm(p) for p in agent):
             agent.append(paragraph)
-    said = norm(" ".join(agent))
-    fresh = [s for p in agent for s in sentences(p)]
-    plan = _plan(blocks, said, fresh) if agent else {}
-    units: list[list[str]] = []
+    prose = {i: b.text for i, b in enumerate(blocks) if not b.is_item and not is_auto_saved(b.text)}
+    fates = _fates(prose, agent)
+    units: list[tuple[bool, list[str]]] = []  # (a list, its lines)
     autos: list[str] = []
     for index, block in enumerate(blocks):
-        if not block.text or is_placeholder_text(block.text):
-            continue
         if block.is_item:
-            _add_item(units, block)
-        elif is_auto_saved(block.text):
+            if units and units[-1][0]:
+                units[-1][1].extend(block.lines)  # one list: no blank line inside
+            else:
+                units.append((True, list(block.lines)))
+        elif index not in prose:
             autos.append(block.text)
-        elif index not in plan:
-            units.append(list(block.lines))
         else:
-            kept = [s for s, fate in plan[index] if fate == _KEEP]
-            result.superseded += [s for s, fate in plan[index] if fate == _GONE]
-            if kept and len(kept) == len(plan[index]):
-                units.append(list(block.lines))
+            kept = [s for s, fate in fates[index] if fate == _KEEP]
+            result.superseded.extend(s for s, fate in fates[index] if fate == _GONE)
+            if len(kept) == len(fates[index]):
+                units.append((False, list(block.lines)))
             elif kept:
-                units.append([" ".join(kept)])
-    units.extend(p.split("\n") for p in agent)
+                units.append((False, [" ".join(kept)]))
+    units.extend((False, p.split("\n")) for p in agent)
+    new_auto = [p for p in new if is_auto_saved(p)]
     if new_auto:
         result.replaced = autos
-        autos = [new_auto[-1]]
-    units.extend(a.split("\n") for a in autos)
+        autos = new_auto[-1:]
+    units.extend((False, a.split("\n")) for a in autos)
     body: list[str] = []
-    for unit in units:
+    for _is_list, unit in units:
         lines = _trimmed(unit)
         if lines:
             body += ["", *lines] if body else lines
@@ -175,47 +178,39 @@ def _trimmed(lines: list[str]) -> list[str]:
     return lines[start:end]
 
 
-_KEEP, _SAID, _GONE = "keep", "said", "superseded"
-
-
-def _plan(blocks: list[Block], said: str, fresh: list[str]) -> dict[int, list[tuple[str, str]]]:
+def _fates(prose: dict[int, str], agent: list[str]) -> dict[int, list[tuple[str, str]]]:
     """Each old agent paragraph's sentences and their fate: said again by the new text
     (it lives there now), superseded (restated differently), or kept.
 
     A new text that says again or restates more than half of the old sentences is an
     integrated rewrite: what it left out is superseded by it too (and listed as such).
     """
-    plan: dict[int, list[tuple[str, str]]] = {}
-    for index, block in enumerate(blocks):
-        if block.is_item or not block.text or is_placeholder_text(block.text):
-            continue
-        if is_auto_saved(block.text):
-            continue
-        fates = []
-        for sentence in sentences(block.text):
-            if norm(sentence) in said:
-                fates.append((sentence, _SAID))
-            elif any(restates(new, sentence) for new in fresh):
-                fates.append((sentence, _GONE))
+    fresh = [s for p in agent for s in sentences(p)]
+    said = [norm(p) for p in agent]
+    fates: dict[int, list[tuple[str, str]]] = {}
+    for index, text in prose.items():
+        fates[index] = []
+        for sentence in sentences(text):
+            if any(norm(sentence) in p for p in said):
+                fate = _SAID
+            elif any(restates(n, sentence) for n in fresh):
+                fate = _GONE
             else:
-                fates.append((sentence, _KEEP))
-        plan[index] = fates
-    every = [fate for fates in plan.values() for _, fate in fates]
-    if every and 2 * sum(fate != _KEEP for fate in every) > len(every):
-        plan = {i: [(s, _GONE if f == _KEEP else f) for s, f in fates] for i, fates in plan.items()}
-    return plan
+                fate = _KEEP
+            fates[index].append((sentence, fate))
+    every = [fate for listed in fates.values() for _, fate in listed]
+    if 2 * sum(fate != _KEEP for fate in every) > len(every):
+        return {i: [(s, _GONE if f == _KEEP else f) for s, f in ls] for i, ls in fates.items()}
+    return fates
 
 
-def _add_item(units: list[list[str]], block: Block) -> None:
-    """Consecutive list items stay one list (no blank line put between them)."""
-    if units and units[-1] and units[-1][-1].lstrip()[:2] in ("- ", "* ", "+ "):
-        units[-1].extend(block.lines)
-    else:
-        units.append(list(block.lines))
+def superseded_item(sentence: str) -> str:
+    """How a superseded sentence is listed under Superseded / Resolved."""
+    return f"[superseded] {sentence} ({CONTEXT_TITLE})"
 
 
 def superseded_items(merge: ContextMerge) -> list[str]:
-    return [f"[superseded] {sentence} ({CONTEXT_TITLE})" for sentence in merge.superseded]
+    return [superseded_item(sentence) for sentence in merge.superseded]
 
 
 def context_lost(old: Section | None, new: Section | None, record: Section | None) -> list[str]:
@@ -227,21 +222,22 @@ def context_lost(old: Section | None, new: Section | None, record: Section | Non
     if old is None:
         return []
     now = norm(new.content()) if new is not None else ""
-    marked = norm(record.content()) if record is not None else ""
+    listed = {norm(item) for item in record.items()} if record is not None else set()
     newer_auto = new is not None and any(
-        is_auto_saved(b.text) for b in new.blocks() if not b.is_item and b.text
+        is_auto_saved(b.text) for b in new.blocks() if not b.is_item
     )
     lost: list[str] = []
     for block in old.blocks():
         if not block.text or is_placeholder_text(block.text):
             continue
-        if not block.is_item and is_auto_saved(block.text):
-            if norm(block.text) not in now and not newer_auto:
-                lost.append(f"text '{block.text[:60]}' in {CONTEXT_TITLE}")
-            continue
-        units = [block.text] if block.is_item else sentences(block.text)
+        if block.is_item:
+            units = [block.text]
+        elif is_auto_saved(block.text):
+            units = [] if newer_auto else [block.text]
+        else:
+            units = sentences(block.text)
         for unit in units:
-            if norm(unit) not in now and f"[superseded] {norm(unit)}" not in marked:
+            if norm(unit) not in now and norm(superseded_item(unit)) not in listed:
                 lost.append(f"text '{unit[:60]}' in {CONTEXT_TITLE}")
     return lost
 
@@ -259,23 +255,19 @@ def refine_items(section: Section, items: list[str]) -> list[tuple[str, str]]:
     (says all it said, and more). Returns (old, new) pairs, for the check."""
     done: list[tuple[str, str]] = []
     blocks = section.blocks()
+    unmarked = [b for b in blocks if b.is_item and strip_marker(b.text)[0] is None]
     for raw in items:
         text = raw.strip()
         text = text[2:].strip() if text.startswith(("- ", "* ")) else text
         path = path_of(text)
         if path is None or strip_marker(text)[0] is not None:
             continue
-        for block in blocks:
-            if not block.is_item or strip_marker(block.text)[0] is not None:
-                continue
-            old = block.text
-            if path_of(old) != path or item_key(old) == item_key(text):
-                continue
-            if refines(text, old):
-                indent = block.lines[0][: len(block.lines[0]) - len(block.lines[0].lstrip())]
-                block.lines[:] = [f"{indent}- {text}"]
-                done.append((old, text))
-            break
+        target = next((b for b in unmarked if path_of(b.text) == path), None)
+        if target is None or not refines(text, target.text):
+            continue
+        first = target.lines[0]
+        done.append((target.text, text))
+        target.lines[:] = [f"{first[: len(first) - len(first.lstrip())]}- {text}"]
     if done:
         section.body = [line for block in blocks for line in block.lines]
     return done
@@ -284,5 +276,4 @@ def refine_items(section: Section, items: list[str]) -> list[tuple[str, str]]:
 def refines(new: str, old: str) -> bool:
     """Every word of ``old`` is in ``new``, and ``new`` says more."""
     words = {w.casefold() for w in re.findall(r"\w+", old)}
-    have = {w.casefold() for w in re.findall(r"\w+", new)}
-    return words <= have and have != words
+    return words < {w.casefold() for w in re.findall(r"\w+", new)}
