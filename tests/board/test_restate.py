@@ -199,3 +199,23 @@ def test_refine_leaves_a_different_statement_and_an_identical_one_alone() -> Non
 def test_a_url_is_no_label() -> None:
     assert restate._label("https://a.example is down") is None
     assert not restates("https://b.example is up again", "https://a.example is down")
+
+
+def test_a_list_first_or_after_two_paragraphs_stays_in_place() -> None:
+    section = ctx("- a", "- b", "", "Then.")
+    merge_context(section, ["More."], placeholder=False)
+    assert section.body == ["", "- a", "- b", "", "Then.", "", "More.", ""]
+    section = ctx("P1.", "", "P2.", "", "- a", "- b")
+    merge_context(section, ["More."], placeholder=False)
+    assert section.body == ["", "P1.", "", "P2.", "", "- a", "- b", "", "More.", ""]
+
+
+def test_tokens_keep_a_capital_x() -> None:
+    assert restate._tokens("Xerox X-ray") == {"xerox", "x-ray"}
+
+
+def test_refine_goes_on_past_an_entry_it_leaves_alone() -> None:
+    section = files("- `b` — other", "- `a` — f")
+    done = refine_items(section, ["- `b` — else", "- `a` — f, g"])
+    assert done == [("`a` — f", "`a` — f, g")]
+    assert section.body == ["", "- `b` — other", "- `a` — f, g", ""]

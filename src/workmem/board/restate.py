@@ -169,13 +169,12 @@ def merge_context(section: Section, additions: list[str], *, placeholder: bool) 
 
 
 def _trimmed(lines: list[str]) -> list[str]:
-    """A unit's lines without blank lines around it (the body puts one between units)."""
-    start, end = 0, len(lines)
-    while start < end and not lines[start].strip():
-        start += 1
-    while end > start and not lines[end - 1].strip():
+    """A unit's lines without the blank lines an old paragraph carries after it (the body
+    puts one between units); a unit never starts with one."""
+    end = len(lines)
+    while end and not lines[end - 1].strip():
         end -= 1
-    return lines[start:end]
+    return lines[:end]
 
 
 def _fates(prose: dict[int, str], agent: list[str]) -> dict[int, list[tuple[str, str]]]:
@@ -221,11 +220,10 @@ def context_lost(old: Section | None, new: Section | None, record: Section | Non
     """
     if old is None:
         return []
-    now = norm(new.content()) if new is not None else ""
+    new = new if new is not None else Section(CONTEXT_TITLE, f"## {CONTEXT_TITLE}")
+    now = norm(new.content())
     listed = {norm(item) for item in record.items()} if record is not None else set()
-    newer_auto = new is not None and any(
-        is_auto_saved(b.text) for b in new.blocks() if not b.is_item
-    )
+    newer_auto = any(is_auto_saved(b.text) for b in new.blocks() if not b.is_item)
     lost: list[str] = []
     for block in old.blocks():
         if not block.text or is_placeholder_text(block.text):
