@@ -235,9 +235,24 @@ def test_merge_context_replaces_every_old_save_paragraph_and_says_which() -> Non
         "## Current Context",
         ["", "Mine.", "", "Auto-saved (1): a", "", "自動保存 (2): b", ""],
     )
-    merged = restate.merge_context(section, ["Auto-saved (3): c"], placeholder=False)
+    merged = restate.merge_context(section, ["Auto-saved (3): c"])
     assert merged.replaced == ["Auto-saved (1): a", "自動保存 (2): b"]
     assert section.body == ["", "Mine.", "", "Auto-saved (3): c", ""]
-    kept = restate.merge_context(section, ["Mine."], placeholder=False)
+    kept = restate.merge_context(section, ["Mine."])
     assert kept.replaced == [] and kept.superseded == []
     assert section.body == ["", "Mine.", "", "Auto-saved (3): c", ""]
+
+
+def test_a_files_entry_refined_out_of_order_is_kept_by_the_check(root: Path) -> None:
+    """The refinement is no longer the old text plus more at its end: the merge check knows
+    the old entry lives on in it (and still refuses a real loss)."""
+    board = Board()
+    sid = board.register(topic="Work").session_id
+    board.update(sid, sections={"Files": "`src/a.py` — modified; functions: f\n`src/b.py` — x"})
+    board.update(sid, sections={"Files": "`src/a.py` — created, modified; functions: f, g"})
+    files = snapshot(root, sid).get("Files / Artifacts")
+    assert files is not None and files.items() == [
+        "`src/a.py` — created, modified; functions: f, g",
+        "`src/b.py` — x",
+    ]
+    assert superseded(root, sid) == []

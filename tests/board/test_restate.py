@@ -72,27 +72,31 @@ def test_paragraphs_keep_their_own_indentation() -> None:
 # -- merging Current Context --------------------------------------------------------------
 
 
-def test_a_placeholder_gives_way_whatever_it_holds() -> None:
-    section = ctx(HINT, "", "Old. Same.")
-    merge_context(section, ["Same."], placeholder=True)
-    assert section.body == ["", "Same.", ""]
-    section = ctx("xxxx")
-    merge_context(section, ["XXXX"], placeholder=True)
-    assert section.body == ["", "XXXX", ""]
+def test_the_hint_and_none_in_any_language_give_way() -> None:
+    for stand_in in (
+        HINT,
+        "None",
+        "なし",
+        "このセッションでここまでに行ったことを要約してください。",
+    ):
+        section = ctx(stand_in)
+        merge_context(section, ["New."])
+        assert section.body == ["", "New.", ""], stand_in
+    section = ctx(HINT)
+    merge_context(section, [])
+    assert section.body == ["", HINT, ""]  # nothing to merge: untouched
 
 
 def test_the_hint_is_dropped_and_lists_stay_one_list() -> None:
     section = ctx(HINT, "", "Intro.", "", "- a", "- b", "", "- c")
-    merged = merge_context(section, ["More.\nSecond line."], placeholder=False)
+    merged = merge_context(section, ["More.\nSecond line."])
     assert section.body == ["", "Intro.", "", "- a", "- b", "- c", "", "More.", "Second line.", ""]
     assert merged.superseded == [] and merged.replaced == []
 
 
 def test_a_save_paragraph_replaces_every_old_one_and_an_agent_one_after_it_still_counts() -> None:
     section = ctx("Auto-saved (1): a", "", "Coverage is 80%.", "", "自動保存 (2): b")
-    merged = merge_context(
-        section, ["Auto-saved (3): c\nsecond line\n\nCoverage is 90%."], placeholder=False
-    )
+    merged = merge_context(section, ["Auto-saved (3): c\nsecond line\n\nCoverage is 90%."])
     assert merged.replaced == ["Auto-saved (1): a", "自動保存 (2): b"]
     assert merged.superseded == ["Coverage is 80%."]
     assert section.body == ["", "Coverage is 90%.", "", "Auto-saved (3): c", "second line", ""]
@@ -100,14 +104,14 @@ def test_a_save_paragraph_replaces_every_old_one_and_an_agent_one_after_it_still
 
 def test_without_a_new_save_paragraph_the_old_one_stays_last() -> None:
     section = ctx("Auto-saved (1): a", "", "Mine.")
-    merged = merge_context(section, ["Yours."], placeholder=False)
+    merged = merge_context(section, ["Yours."])
     assert section.body == ["", "Mine.", "", "Yours.", "", "Auto-saved (1): a", ""]
     assert merged.replaced == []
 
 
 def test_superseded_sentences_of_every_old_paragraph_are_listed() -> None:
     section = ctx("Coverage is 80%. Parser done.", "", "Status: red. Docs later.")
-    merged = merge_context(section, ["Coverage is 95%.\n\nStatus: green."], placeholder=False)
+    merged = merge_context(section, ["Coverage is 95%.\n\nStatus: green."])
     assert merged.superseded == ["Coverage is 80%.", "Status: red."]
     assert section.body == [
         "",
@@ -124,11 +128,11 @@ def test_superseded_sentences_of_every_old_paragraph_are_listed() -> None:
 
 def test_a_sentence_said_again_moves_to_the_new_text_and_a_rewrite_supersedes_the_rest() -> None:
     section = ctx("Parser done. Encoder next. Tests red.")
-    merged = merge_context(section, ["Parser done. Tests red. Docs now."], placeholder=False)
+    merged = merge_context(section, ["Parser done. Tests red. Docs now."])
     assert merged.superseded == ["Encoder next."]  # two of three said again: a rewrite
     assert section.body == ["", "Parser done. Tests red. Docs now.", ""]
     section = ctx("Parser done. Encoder next. Tests red. Lint clean.")
-    merged = merge_context(section, ["Parser done. Docs now."], placeholder=False)
+    merged = merge_context(section, ["Parser done. Docs now."])
     assert merged.superseded == []  # one of four: an addition
     assert section.body == [
         "",
@@ -141,13 +145,13 @@ def test_a_sentence_said_again_moves_to_the_new_text_and_a_rewrite_supersedes_th
 
 def test_a_paragraph_said_already_or_twice_is_added_once() -> None:
     section = ctx("One fact here.")
-    merge_context(section, ["one fact  HERE.", "New.", "new."], placeholder=False)
+    merge_context(section, ["one fact  HERE.", "New.", "new."])
     assert section.body == ["", "One fact here.", "", "New.", ""]
 
 
 def test_an_old_save_paragraph_before_agent_words_is_still_superseded_around() -> None:
     section = ctx("Auto-saved (1): a", "", "Coverage is 80%.")
-    merged = merge_context(section, ["Coverage is 90%."], placeholder=False)
+    merged = merge_context(section, ["Coverage is 90%."])
     assert merged.superseded == ["Coverage is 80%."]
 
 
@@ -203,10 +207,10 @@ def test_a_url_is_no_label() -> None:
 
 def test_a_list_first_or_after_two_paragraphs_stays_in_place() -> None:
     section = ctx("- a", "- b", "", "Then.")
-    merge_context(section, ["More."], placeholder=False)
+    merge_context(section, ["More."])
     assert section.body == ["", "- a", "- b", "", "Then.", "", "More.", ""]
     section = ctx("P1.", "", "P2.", "", "- a", "- b")
-    merge_context(section, ["More."], placeholder=False)
+    merge_context(section, ["More."])
     assert section.body == ["", "P1.", "", "P2.", "", "- a", "- b", "", "More.", ""]
 
 

@@ -119,12 +119,11 @@ class ContextMerge:
 _KEEP, _SAID, _GONE = "keep", "said", "superseded"
 
 
-def merge_context(section: Section, additions: list[str], *, placeholder: bool) -> ContextMerge:
+def merge_context(section: Section, additions: list[str]) -> ContextMerge:
     """Merge ``additions`` (already neutral text) into ``section`` (see the module doc);
-    ``placeholder``: the section holds only the template's hint, which gives way."""
+    the template's hint and a ``None`` give way."""
     result = ContextMerge()
-    old = [] if placeholder else section.blocks()
-    blocks = [b for b in old if b.text and not is_placeholder_text(b.text)]
+    blocks = [b for b in section.blocks() if b.text and not is_placeholder_text(b.text)]
     new = [p for text in additions for p in paragraphs(text)]
     agent: list[str] = []
     for paragraph in new:

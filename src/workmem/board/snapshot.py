@@ -23,7 +23,6 @@ from ..files.sections import (
     check_preserved,
     is_placeholder,
     merge_items,
-    merge_prose,
     normalize_title,
 )
 from ..files.tables import TableDocument, format_row
@@ -159,16 +158,11 @@ class SnapshotChange:
         metadata = {name: neutralize_line(value) for name, value in self.metadata.items()}
         _set_metadata(new, metadata, path)
         record: list[str] = []
+        # Prose is Current Context's only (``add`` routes nothing else there): one summary.
         for title, paragraphs in self.prose.items():
             section = new.ensure(_title(title))
-            safe = [neutralize_block(paragraph) for paragraph in paragraphs]
-            if normalize_title(title) == normalize_title(CURRENT_CONTEXT):
-                placeholder = is_placeholder(section, _hints_for(title))
-                merged = merge_context(section, safe, placeholder=placeholder)
-                record.extend(neutralize_line(item) for item in superseded_items(merged))
-                continue
-            for paragraph in safe:
-                merge_prose(section, paragraph, _hints_for(title))
+            merged = merge_context(section, [neutralize_block(p) for p in paragraphs])
+            record.extend(neutralize_line(item) for item in superseded_items(merged))
         refined: list[tuple[str, str, str]] = []
         for title, items in self.items.items():
             safe = [neutralize_line(item) for item in items]
@@ -195,12 +189,12 @@ def _lost(old: Document, new: Document, refined: list[tuple[str, str, str]]) -> 
     baseline = Document.parse(old.render())
     for title, before, after in refined:
         section = baseline.get(title)
-        if section is None or after not in (new.get(title) or section).items():
-            continue
-        section.body = [
-            line.replace(before, after, 1) if line.lstrip()[2:].strip() == before else line
-            for line in section.body
-        ]
+        assert section is not None  # an entry refined in place was in the old document
+        blocks = section.blocks()
+        for block in blocks:
+            if block.is_item and block.text == before:
+                block.lines[0] = block.lines[0].replace(before, after, 1)
+        section.body = [line for block in blocks for line in block.lines]
     lost = check_preserved(baseline, new, hints=ALL_HINTS, skip=[METADATA, CURRENT_CONTEXT])
     return lost + context_lost(
         old.get(CURRENT_CONTEXT), new.get(CURRENT_CONTEXT), new.get(SUPERSEDED)
