@@ -183,6 +183,8 @@ def test_clip_words_cuts_after_a_whole_word() -> None:
 
     text = "Delete all the Python source files when you're done but keep the Justfile"
     assert clip_words(text, 200) == text
-    assert clip_words(text, 40) == "Delete all the Python source files when…"
+    cut = clip_words(text, 40)
+    assert cut.endswith("…") and len(cut) <= 40
+    assert text.startswith(cut[:-1]) and text[len(cut) - 1] == " "  # whole words only
     assert clip_words("x" * 50, 10) == "x" * 9 + "…"  # no space: cut at the width
     assert clip_words("## Heading\nsecond", 200) == "\\## Heading second"  # still neutral

@@ -63,19 +63,12 @@ def count_words(text: str) -> int:
 
 
 def clip_words(text: str, width: int) -> str:
-    """Free text as one safe line of at most ``width`` characters, cut after a whole word
-    (a cut says so with "…"); a text without a space in its second half is cut where it
-    reaches the width."""
+    """Free text as one safe line of at most about ``width`` characters, cut at a word
+    (``files.shorten``), then neutralised for the snapshot and the daily log."""
     from ..files.freetext import neutralize_line
+    from ..files.shorten import clip_words as shorten
 
-    line = neutralize_line(text)
-    if len(line) <= width:
-        return line
-    cut = line[: max(width - 1, 1)]
-    space = cut.rfind(" ")
-    if line[len(cut)] != " " and space > width // 2:  # the cut is inside a word
-        cut = cut[:space]
-    return cut.rstrip(" ,;:") + "…"
+    return neutralize_line(shorten(neutralize_line(text), width))
 
 
 @dataclass
