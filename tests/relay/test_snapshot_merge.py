@@ -188,3 +188,30 @@ def test_clip_words_cuts_after_a_whole_word() -> None:
     assert text.startswith(cut[:-1]) and text[len(cut) - 1] == " "  # whole words only
     assert clip_words("x" * 50, 10) == "x" * 9 + "…"  # no space: cut at the width
     assert clip_words("## Heading\nsecond", 200) == "\\## Heading second"  # still neutral
+
+
+def test_the_last_commands_run_stay_one_item_with_the_newest_text() -> None:
+    from workmem.relay.snapshot import render
+
+    def doc(*completed: str) -> str:
+        return render(["# Session Relay Snapshot"], {"completed": [f"- {c}" for c in completed]})
+
+    old = doc("Port the parser", "Commands run: `a`; `b`")
+    new = doc("Port the parser", "Commands run: `b`; `c`")
+    text, dropped = snapshot_merge.carry_over(old, new, same_session=True)
+    found = Document.parse(text)
+    completed = next(s for s in found.sections if section_key(s.title) == "completed")
+    assert completed.items() == ["Port the parser", "Commands run: `b`; `c`"]
+    assert dropped == [] and snapshot_merge.unaccounted(old, text, dropped) == []
+    merged, _ = snapshot_merge.merge_into(old, new)
+    assert "Commands run: `a`" not in merged and "Commands run: `b`; `c`" in merged
+
+
+def test_the_daily_log_logs_the_last_commands_run_once() -> None:
+    from workmem.relay.daily_sync import entry_body, logged
+
+    snap = "# Session Relay Snapshot\n"
+    first = entry_body(snap, ["Done", "Commands run: `a`"], None)
+    assert first is not None and "Commands run: `a`" in first
+    log = f"# 2026-05-25\n\n### Session Relay Auto-Save (10:00)\n\n{first}\n"
+    assert entry_body(snap, ["Done", "Commands run: `b`"], None, before=logged(log)) is None

@@ -72,7 +72,11 @@ def _label_key(line: str) -> str:
 
 
 def _item_key(text: str) -> str:
-    return item_key(clip_words(text, 200))
+    """An item as the log holds it; a rolling item (the last commands run) is one item."""
+    from .snapshot_merge import ROLLING
+
+    rolling = next((p for p in ROLLING if text.startswith(p)), None)
+    return rolling.casefold() if rolling is not None else item_key(clip_words(text, 200))
 
 
 def logged(text: str) -> Logged:

@@ -25,6 +25,7 @@ from ..transcripts.facts import TranscriptFacts, describe_file, extract_facts
 from ..transcripts.model import Transcript
 from .archive import snapshot_path
 from .snapshot_merge import (
+    ROLLING,
     Drop,
     carry_over,
     drop_notes,
@@ -146,7 +147,7 @@ def _sections(
             completed.append(account.closing)
         if finished and commands:  # nothing is in progress: how it was run, with what was done
             completed.append(
-                "Commands run: " + "; ".join(f"`{_clip(c, 120)}`" for c in commands[-4:])
+                f"{ROLLING[0]} " + "; ".join(f"`{_clip(c, 120)}`" for c in commands[-4:])
             )
     body["completed"] = [f"- {_item(item)}" for item in _unique(completed)]
     finished_keys = {" ".join(d.split()).casefold() for d in done}

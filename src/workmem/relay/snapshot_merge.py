@@ -45,6 +45,9 @@ CUTS: tuple[tuple[str, bool], ...] = (
     ("pending", False),
 )
 _KEEP_AT_LEAST = 5
+#: Completed items a save writes whole again each time (the last commands of a finished
+#: plan): one item, the newest text in the place of the old
+ROLLING = ("Commands run:",)
 _PATH = re.compile(r"^`([^`]+)`")
 LABELS = {
     "in_progress": "In Progress",
@@ -70,6 +73,9 @@ def key_of(item: str, section: str | None = None) -> str:
     """An item's identity: a file entry's path, else its text (marker and carry mark
     aside)."""
     text = item.replace(CARRIED_MARK, "").strip()
+    rolling = next((p for p in ROLLING if text.startswith(p)), None)
+    if rolling is not None:
+        return rolling.casefold()
     if section in (None, "files"):
         path = _PATH.match(text)
         if path:
