@@ -128,7 +128,7 @@ def test_the_relay_notes_speak_the_setting(root: Path, tmp_path: Path, language:
     log = result.daily_log.read_text(encoding="utf-8")
     assert "### Session Relay Auto-Save (13:18)" in log  # the heading is the seed's marker
     assert text(language, "relay.context_at", pct="") in log
-    assert text(language, "relay.completed") in log
+    assert text(language, "relay.active", text="") in log
 
 
 def test_the_relay_warning_and_the_zone_announcements() -> None:

@@ -455,7 +455,9 @@ def _relay(job: SaveInput) -> str:
         home=job.home,
         parsed=job.transcript,
     )
-    return f"{result.words} words" if result.written else (result.skipped_reason or "skipped")
+    if not result.written:
+        return result.skipped_reason or "skipped"
+    return "; ".join([f"{result.words} words", *result.dropped])  # every drop, reported
 
 
 def _journal(job: SaveInput) -> str:

@@ -39,7 +39,6 @@ MESSAGES: dict[str, str] = {
     "relay.active": "- Active: {text}",
     "relay.not_stated": "not stated",
     "relay.completed": "- Completed:",
-    "relay.completed_none": "- Completed: nothing recorded yet",
     "relay.pending": "- Next:",
     "relay.decisions": "- Decisions:",
     "relay.preferences": "- Preferences:",

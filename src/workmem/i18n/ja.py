@@ -37,7 +37,6 @@ MESSAGES: dict[str, str] = {
     "relay.active": "- 作業中: {text}",
     "relay.not_stated": "記載なし",
     "relay.completed": "- 完了:",
-    "relay.completed_none": "- 完了: まだ記録なし",
     "relay.pending": "- 次にやること:",
     "relay.decisions": "- 決定事項:",
     "relay.preferences": "- 好み:",

@@ -37,7 +37,6 @@ MESSAGES: dict[str, str] = {
     "relay.active": "- 진행 중: {text}",
     "relay.not_stated": "기록 없음",
     "relay.completed": "- 완료:",
-    "relay.completed_none": "- 완료: 아직 기록 없음",
     "relay.pending": "- 다음 할 일:",
     "relay.decisions": "- 결정 사항:",
     "relay.preferences": "- 선호:",

@@ -38,7 +38,6 @@ MESSAGES: dict[str, str] = {
     "relay.active": "- 进行中：{text}",
     "relay.not_stated": "未说明",
     "relay.completed": "- 已完成：",
-    "relay.completed_none": "- 已完成：尚无记录",
     "relay.pending": "- 下一步：",
     "relay.decisions": "- 决定：",
     "relay.preferences": "- 偏好：",

@@ -37,7 +37,6 @@ MESSAGES: dict[str, str] = {
     "relay.active": "- 進行中：{text}",
     "relay.not_stated": "未說明",
     "relay.completed": "- 已完成：",
-    "relay.completed_none": "- 已完成：尚無記錄",
     "relay.pending": "- 下一步：",
     "relay.decisions": "- 決定：",
     "relay.preferences": "- 偏好：",
