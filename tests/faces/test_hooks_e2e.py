@@ -128,7 +128,8 @@ def test_every_platform_with_its_real_fixture(
         "cursor": "preCompact",
         "openclaw": "session:compact:before",
     }[platform]
-    hook(capsys, monkeypatch, platform, compact, payload)
+    # a /compact (Gemini CLI also asks before every request; only a compression saves)
+    hook(capsys, monkeypatch, platform, compact, {**payload, "trigger": "manual"})
     assert (root / "memory" / "relay-snapshot.md").is_file()
     assert not (root / "memory" / ".workmem" / "hook.log").exists()
 
