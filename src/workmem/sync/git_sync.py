@@ -26,10 +26,10 @@ from ..files.store import Store, read_bytes
 from ..root import Workspace
 from .gitrepo import GitError, GitResult, common_dir, config_get, git, git_bytes, toplevel
 from .kinds import PATTERNS
-from .machine import machine_tag
 from .reconcile import daily_log_days, refresh_log_index, restore_archived_rows
 from .setup import DRIVER_PREFIX, IGNORE_LINE, drivers_registered
 from .tree import export_files, import_files, memory_files
+from .writers import writer_tag
 
 DEFAULT_BRANCH = "workmem"
 DEFAULT_REMOTE = "origin"
@@ -247,7 +247,7 @@ def sync(
         report.exported = out.changed
         stamp = clock.stamp(clock.now())
         report.committed = tree.commit_all(
-            message or f"workmem: memory from {machine_tag()} at {stamp}"
+            message or f"workmem: memory from {writer_tag(workspace.root)} at {stamp}"
         )
         remotes = tree.git("remote").out.split()
         if remote not in remotes:
