@@ -140,7 +140,8 @@ def test_offline_commits_locally_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     machine = make_machines(tmp_path, 1)[0]
-    git(machine.root, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    # nothing listens on port 9 here: a connection refused, as when a network is down
+    git(machine.root, "remote", "set-url", "origin", "http://127.0.0.1:9/remote.git")
     with machine.env(T0):
         Board(machine.root).register(topic="Offline work")
         assert main(["sync"]) == 0

@@ -60,10 +60,20 @@ def cmd_sync(args: argparse.Namespace) -> int:
         say(f"Synced:{merged} pushed to {report.remote}/{report.branch}{tries}.")
     if report.exported:
         say(f"  sent {len(report.exported)} changed file(s)")
-    if report.imported:
-        say(f"  brought back {len(report.imported)} file(s): {', '.join(report.imported[:5])}")
+    added, deleted = set(report.added), set(report.deleted)
+    changed = [p for p in report.imported if p not in added and p not in deleted]
+    for label, paths in (
+        ("new from the other machines", report.added),
+        ("changed by the other machines", changed),
+        ("deleted on the other machines", report.deleted),
+    ):
+        if paths:
+            more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+            say(f"  {label}: {len(paths)} file(s): {', '.join(paths[:5])}{more}")
     for conflict in report.conflicts:
-        say(f"  conflict: {conflict} (both versions kept in the file; `workmem doctor` lists them)")
+        say(f"  conflict: {conflict} (`workmem doctor` lists it until you settle it)")
+    for refused in report.refused:
+        say(f"  skipped: {refused}")
     for note in report.notes:
         say(f"  note: {note}")
     return 1 if report.conflicts else 0

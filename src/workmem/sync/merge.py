@@ -9,13 +9,16 @@ false so the caller reports a conflict.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import FormatError
 from . import kinds
+from .identity import OURS
 from .kept import kept_json, kept_markdown
+from .room import ROOM as _ROOM
 from .textmerge import Merged, merge_lines
 
 MergeFn = Callable[[str, str, str, str], Merged]
@@ -123,12 +126,27 @@ def merge_file(
     path: str,
     *,
     origin: str = "the other side",
+    renamed: str = OURS,
 ) -> Merged:
-    """Merge three versions (``base`` None or "" without an ancestor) of a ``kind`` file."""
+    """Merge three versions (``base`` None or "" without an ancestor) of a ``kind`` file.
+
+    Where both sides hold one ID for two different things (``identity``), the ``renamed``
+    side's ID gives way first, so the merge keeps both; the notes say so, one line each.
+    """
     if kind not in kinds.DESCRIPTIONS:
         raise ValueError(f"unknown kind {kind!r}")
     if ours == theirs:
         return Merged(ours)
+    room: list[str] = []
+    if kind in _ROOM:
+        with contextlib.suppress(FormatError):  # a side that cannot be read: kept whole below
+            ours, theirs, room = _ROOM[kind](base or "", ours, theirs, path, renamed)
+    merged = _merge(kind, base, ours, theirs, path, origin)
+    merged.notes[:0] = room
+    return merged
+
+
+def _merge(kind: str, base: str | None, ours: str, theirs: str, path: str, origin: str) -> Merged:
     if kind in LENIENT_KINDS:  # their merge reads around damage, so check the sides first
         for side, text in (("this side", ours), (origin, theirs)):
             if not readable(kind, text, path):

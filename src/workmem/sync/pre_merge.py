@@ -1,0 +1,124 @@
+"""Before ``workmem sync`` merges: IDs this clone and the remote both issued, made apart.
+
+A merge of one file cannot move another file, so a session both sides created under one ID
+(two snapshots ``sessions/X.md``) would have its two snapshots merged into one. ``workmem
+sync`` sees every file of both sides first: for each session or event ID both added since
+they parted (the merge base lacks it) with different content, this clone's gives way
+(``identity``: the remote's is already pushed, and the other machine's next merge must find
+its own rows unchanged). The rename is made in the memory root itself (``rename``), then
+committed; the merge that follows sees two sessions and keeps both.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .identity import collisions, renames
+
+if TYPE_CHECKING:
+    from .branch import MemoryTree
+
+BOARD = "memory/index.md"
+EVENTS = "memory/events.json"
+
+
+def _text(tree: MemoryTree, rev: str | None, rel: str) -> str:
+    if rev is None:
+        return ""
+    data = tree.content_at(rev, rel)
+    return data.decode("utf-8", "replace") if data else ""
+
+
+def _blobs(tree: MemoryTree, rev: str | None) -> dict[str, str]:
+    """Object IDs of the files named after sessions at ``rev``, by path."""
+    if rev is None:
+        return {}
+    listing = tree.git(
+        "ls-tree", "-r", "-z", rev, "--", "memory/sessions", "memory/archive", check=False
+    ).out
+    found = {}
+    for entry in listing.split("\0"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if path and len(parts) == 3:
+            found[path] = parts[2]
+    return found
+
+
+def _sessions(tree: MemoryTree, rev: str | None) -> dict[str, str]:
+    """Every session ID at ``rev`` with a fingerprint of what it holds (its row and files)."""
+    from ..errors import FormatError
+    from .merge_tables import parse_board
+
+    found: dict[str, list[str]] = {}
+    try:
+        for row in parse_board(_text(tree, rev, BOARD), BOARD).rows:
+            found.setdefault(row.key, []).append("\t".join(row.values))
+    except FormatError:
+        pass  # a board that cannot be read is kept whole by its merge
+    for path, blob in sorted(_blobs(tree, rev).items()):
+        parts = path.split("/")
+        if parts[1] == "sessions" and len(parts) == 3:
+            name = parts[2].removesuffix(".md").removesuffix(".notes")
+        elif parts[1] == "archive" and len(parts) >= 4:
+            name = parts[2]
+        else:
+            continue
+        found.setdefault(name, []).append(f"{path}={blob}")
+    return {key: "\n".join(values) for key, values in found.items()}
+
+
+def _distinct_topics(tree: MemoryTree, head: str | None, theirs: str) -> list[str]:
+    from ..errors import FormatError
+    from .merge_tables import parse_board
+    from .room import two_sessions
+
+    try:
+        ours_board = parse_board(_text(tree, head, BOARD), BOARD)
+        theirs_board = parse_board(_text(tree, theirs, BOARD), BOARD)
+    except FormatError:
+        return []
+    topic = ours_board.column("Topic")
+    other = {row.key: row.values for row in theirs_board.rows}
+    return [
+        row.key
+        for row in ours_board.rows
+        if row.key in other and two_sessions(row.values[topic], other[row.key][topic])
+    ]
+
+
+def _events(tree: MemoryTree, rev: str | None) -> dict[str, object]:
+    from ..errors import FormatError
+    from .merge_json import event_pairs
+
+    text = _text(tree, rev, EVENTS)
+    try:
+        return dict(event_pairs(text, EVENTS)) if text.strip() else {}
+    except FormatError:
+        return {}
+
+
+def colliding(tree: MemoryTree, theirs: str) -> dict[str, str]:
+    """New IDs for this clone's sessions and events that the remote also issued."""
+    from .merge_json import same_event
+
+    parted = tree.git("merge-base", "HEAD", theirs, check=False)
+    base = parted.out.strip() if parted.ok and parted.out.strip() else None
+    head = tree.rev("HEAD")
+    b, o, t = _sessions(tree, base), _sessions(tree, head), _sessions(tree, theirs)
+    taken = set(b) | set(o) | set(t)
+    # the first merge of a clone has no common history: the topics decide (``room``)
+    found = collisions(b, o, t) if base is not None else _distinct_topics(tree, head, theirs)
+    mapping = renames(found, taken)
+    eb, eo, et = _events(tree, base), _events(tree, head), _events(tree, theirs)
+    same = {k for k in set(eo) & set(et) if same_event(eo[k], et[k])}
+    event_base = {k: "" for k in eb} if base is not None else None
+    clashing = [k for k in collisions(event_base, _canon(eo), _canon(et)) if k not in same]
+    mapping.update(renames(clashing, set(eb) | set(eo) | set(et), events=True))
+    return mapping
+
+
+def _canon(events: dict[str, object]) -> dict[str, str]:
+    import json
+
+    return {k: json.dumps(v, sort_keys=True, ensure_ascii=False) for k, v in events.items()}
