@@ -91,6 +91,8 @@ def _merge_copies(args: argparse.Namespace, workspace: Any) -> int:
     for item in report.merged:
         say(f"Merged {item['copy']} ({item['service']}) into {item['into']}")
         say(f"  the copy was moved to {item['archived']}")
+    for note in report.notes:
+        say(f"  {note}")
     for conflict in report.conflicts:
         say(f"  conflict: {conflict}")
     for problem in report.problems:

@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import FormatError
 from . import kinds
 from .identity import OURS
+from .identity import note as rename_note
 from .kept import kept_json, kept_markdown
 from .room import ROOM as _ROOM
 from .textmerge import Merged, merge_lines
@@ -137,12 +138,14 @@ def merge_file(
         raise ValueError(f"unknown kind {kind!r}")
     if ours == theirs:
         return Merged(ours)
-    room: list[str] = []
+    mapping: dict[str, str] = {}
     if kind in _ROOM:
         with contextlib.suppress(FormatError):  # a side that cannot be read: kept whole below
-            ours, theirs, room = _ROOM[kind](base or "", ours, theirs, path, renamed)
+            ours, theirs, mapping = _ROOM[kind](base or "", ours, theirs, path, renamed)
     merged = _merge(kind, base, ours, theirs, path, origin)
-    merged.notes[:0] = room
+    what = "event" if kind == kinds.EVENTS else "session"
+    merged.notes[:0] = [rename_note(old, new, renamed, what) for old, new in mapping.items()]
+    merged.renamed = mapping
     return merged
 
 

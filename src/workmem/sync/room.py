@@ -12,30 +12,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .identity import OURS, collisions, note, renames, rewrite
+from .identity import OURS, collisions, renames, rewrite
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (drivers pay for it)
 if TYPE_CHECKING:
     from ..files.tables import TableDocument
 
-#: (base, ours, theirs, path, renamed side) -> (ours, theirs, one note per renamed ID)
-Room = Callable[[str, str, str, str, str], tuple[str, str, list[str]]]
+#: (base, ours, theirs, path, renamed side) -> (ours, theirs, the renames)
+Made = tuple[str, str, dict[str, str]]
+Room = Callable[[str, str, str, str, str], Made]
 
 
-def _apply(
-    ours: str, theirs: str, mapping: dict[str, str], renamed: str, what: str
-) -> tuple[str, str, list[str]]:
+def _apply(ours: str, theirs: str, mapping: dict[str, str], renamed: str) -> Made:
     if not mapping:
-        return ours, theirs, []
-    notes = [note(old, new, renamed, what) for old, new in mapping.items()]
+        return ours, theirs, {}
     if renamed == OURS:
-        return rewrite(ours, mapping), theirs, notes
-    return ours, rewrite(theirs, mapping), notes
+        return rewrite(ours, mapping), theirs, mapping
+    return ours, rewrite(theirs, mapping), mapping
 
 
-def board_room(
-    base: str, ours: str, theirs: str, path: str, renamed: str
-) -> tuple[str, str, list[str]]:
+def board_room(base: str, ours: str, theirs: str, path: str, renamed: str) -> Made:
     """Session IDs on both boards for two sessions.
 
     With an ancestor: a row both sides added with different values. Without one (a cloud
@@ -70,7 +66,7 @@ def board_room(
             if key in t_rows and two_sessions(values[topic], t_rows[key][topic])
         ]
     taken = set(o_rows) | set(t_rows) | set(b_rows)
-    return _apply(ours, theirs, renames(found, taken), renamed, "session")
+    return _apply(ours, theirs, renames(found, taken), renamed)
 
 
 def two_sessions(topic: str, other: str) -> bool:
@@ -85,9 +81,7 @@ def two_sessions(topic: str, other: str) -> bool:
     return bool(real(topic)) and bool(real(other)) and real(topic) != real(other)
 
 
-def events_room(
-    base: str, ours: str, theirs: str, path: str, renamed: str
-) -> tuple[str, str, list[str]]:
+def events_room(base: str, ours: str, theirs: str, path: str, renamed: str) -> Made:
     """Event IDs both ledgers hold for two different events (what happened differs)."""
     from .merge_json import event_pairs, same_event
 
@@ -95,7 +89,7 @@ def events_room(
     o, t = dict(event_pairs(ours, path)), dict(event_pairs(theirs, path))
     found = [key for key in collisions(b, o, t) if not same_event(o[key], t[key])]
     taken = set(o) | set(t) | set(b or {})
-    return _apply(ours, theirs, renames(found, taken, events=True), renamed, "event")
+    return _apply(ours, theirs, renames(found, taken, events=True), renamed)
 
 
 ROOM: dict[str, Room] = {}
