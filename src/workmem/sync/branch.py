@@ -74,7 +74,9 @@ class MemoryTree:
         return git(self.path, *self._ident, "-c", "commit.gpgsign=false", *args, check=check)
 
     def rev(self, ref: str) -> str | None:
-        found = git(self.top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+        """A commit by name; ``HEAD`` is the memory branch's (asked in its work tree)."""
+        where = self.path if (self.path / ".git").exists() else self.top
+        found = git(where, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
         return found.out.strip() if found.ok and found.out.strip() else None
 
     @property

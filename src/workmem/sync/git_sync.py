@@ -170,6 +170,7 @@ def _exchange(run: _Run, attempts: int) -> None:
             report.notes += notes
             if merged:
                 _reconcile(tree, report)
+                _tidy(run)
         pushed = tree.push()
         if pushed == "ok":
             report.pushed = True
@@ -206,6 +207,16 @@ def _make_room(run: _Run) -> None:
         run.report.notes.append(
             note(old, new, OURS, "event" if old.startswith("evt-") else "session")
         )
+
+
+def _tidy(run: _Run) -> None:
+    """What the merge brought that is no memory file (a link, git's own file) leaves the
+    branch again, and the report names it."""
+    _, taken_off = run.tree.commit_all("workmem: only memory files on the memory branch")
+    run.report.refused += [
+        f"{rel}: not a memory file (a link or git's own file) on the memory branch, taken off"
+        for rel in taken_off
+    ]
 
 
 def _reconcile(tree: MemoryTree, report: SyncReport) -> None:
