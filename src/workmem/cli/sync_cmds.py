@@ -1,5 +1,5 @@
-"""``workmem sync``, ``workmem sync init`` and ``workmem merge-driver``: memory on several
-machines, through git or through a cloud folder."""
+"""``workmem sync``, ``workmem sync init`` / ``uninit`` and ``workmem merge-driver``: memory
+on several machines, through git or through a cloud folder."""
 
 from __future__ import annotations
 
@@ -37,6 +37,27 @@ def cmd_init(args: argparse.Namespace) -> int:
         say(f"  note: {note}")
     if not report.dry_run:
         say("Run `workmem sync` to share the memory (on its own branch, 'workmem').")
+    return 0
+
+
+def cmd_uninit(args: argparse.Namespace) -> int:
+    from ..sync.unsetup import uninit_sync
+
+    report = uninit_sync(_workspace(args), dry_run=args.dry_run)
+    if wants_json(args):
+        emit_json({"ok": True, **report.to_dict()})
+        return 0
+    verb = "would" if report.dry_run else ""
+    if not (report.restored or report.removed):
+        say("Sync is not set up here; nothing to undo.")
+    else:
+        say("Sync set-up undone:" if not report.dry_run else "Undo, dry run (nothing written):")
+    for shown in report.restored:
+        say(f"  {verb + ' ' if verb else ''}put back {shown} as it was")
+    for shown in report.removed:
+        say(f"  {verb + ' ' if verb else ''}removed {shown}")
+    for note in report.notes:
+        say(f"  note: {note}")
     return 0
 
 
@@ -132,6 +153,13 @@ def register(subparsers: argparse._SubParsersAction[Any], common: argparse.Argum
     )
     init.add_argument("--dry-run", action="store_true", help="show the changes, write nothing")
     init.set_defaults(handler=cmd_init)
+    uninit = actions.add_parser(
+        "uninit",
+        parents=[common],
+        help="undo sync init: each file back as it was, drivers removed (memory kept)",
+    )
+    uninit.add_argument("--dry-run", action="store_true", help="show the changes, write nothing")
+    uninit.set_defaults(handler=cmd_uninit)
 
     driver = subparsers.add_parser(
         "merge-driver",
