@@ -39,7 +39,7 @@ def files(machine: Machine) -> dict[str, bytes | None]:
 
 @pytest.mark.parametrize(
     "settings",
-    [None, 'agent_name = "tester-agent"\n', "[sync]\nbranch = \"mem\"\n", "[board]\nx = 1"],
+    [None, 'agent_name = "tester-agent"\n', '[sync]\nbranch = "mem"\n', "[board]\nx = 1"],
 )
 def test_uninit_puts_every_file_back_byte_for_byte(tmp_path: Path, settings: str | None) -> None:
     machine = project(tmp_path, settings)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..files.store import read_bytes
 from .gitrepo import GitError, GitResult, common_dir, config_get, git, git_bytes
+from .identity import IDS_SETTLED
 from .kinds import PATTERNS
 
 #: Files at the top of the branch that are workmem's own.
@@ -68,10 +69,20 @@ class MemoryTree:
         )
         self.cleared: list[str] = []
 
-    def git(self, *args: str, check: bool = True) -> GitResult:
+    def git(
+        self, *args: str, check: bool = True, extra_env: dict[str, str] | None = None
+    ) -> GitResult:
         # Memory commits are workmem's own: a signing requirement or a hook of the project
         # must not stop them (the project's own commits are untouched).
-        return git(self.path, *self._ident, "-c", "commit.gpgsign=false", *args, check=check)
+        return git(
+            self.path,
+            *self._ident,
+            "-c",
+            "commit.gpgsign=false",
+            *args,
+            check=check,
+            extra_env=extra_env,
+        )
 
     def rev(self, ref: str) -> str | None:
         """A commit by name; ``HEAD`` is the memory branch's (asked in its work tree)."""
@@ -238,6 +249,9 @@ class MemoryTree:
             f"workmem: merge memory from {self.remote}",
             self.remote_ref,
             check=False,
+            # IDs both sides issued were renamed before this merge, with every file they
+            # name (``pre_merge``): the drivers keep to the files as they are
+            extra_env={IDS_SETTLED: "1"},
         )
         notes = [line.strip() for line in done.err.splitlines() if "workmem merge:" in line]
         if done.ok:

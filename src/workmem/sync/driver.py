@@ -43,7 +43,16 @@ def run_driver(kind: str, base: Path, ours: Path, theirs: Path, shown: str) -> D
         # Not text we can read (not UTF-8, too large): leave this side's file as it is and
         # let git report the conflict; the other side's version stays in git's index.
         return DriverResult(False, [f"{exc}; left this side's version, resolve by hand"])
-    merged = merge_file(kind, base_text, ours_text, theirs_text, shown, origin="the other branch")
+    import os
+
+    from .identity import IDS_SETTLED, OURS
+
+    # In ``workmem sync`` IDs both sides issued were renamed before the merge; in a plain
+    # ``git merge`` this side's give way (the other branch may already be shared).
+    renamed = None if os.environ.get(IDS_SETTLED) else OURS
+    merged = merge_file(
+        kind, base_text, ours_text, theirs_text, shown, origin="the other branch", renamed=renamed
+    )
     data = encode(merged.text, style)
     if data != read_bytes(ours):
         atomic_write_bytes(ours, data)

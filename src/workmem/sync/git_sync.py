@@ -196,7 +196,9 @@ def _make_room(run: _Run) -> None:
     theirs = run.tree.rev(run.tree.remote_ref)
     if theirs is None:
         return
-    mapping = colliding(run.tree, theirs)
+    from ..board.issued import issued_ids
+
+    mapping = colliding(run.tree, theirs, issued_ids(run.store))
     if not mapping:
         return
     done = rename_in_root(run.store, mapping)

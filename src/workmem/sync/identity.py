@@ -29,6 +29,8 @@ from collections.abc import Iterable, Mapping
 
 OURS = "ours"
 THEIRS = "theirs"
+#: Set for the merge drivers of ``workmem sync``'s merge: it renamed colliding IDs first.
+IDS_SETTLED = "WORKMEM_IDS_SETTLED"
 _SESSION_TAIL = re.compile(r"^(?P<base>.+?)-(?P<n>\d{1,4})$")
 _EVENT = re.compile(r"^evt-(?P<n>\d+)(?P<tag>-[a-z][a-z0-9]{1,11})?$")
 _TOKEN = r"[a-z0-9]"

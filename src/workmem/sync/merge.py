@@ -127,24 +127,27 @@ def merge_file(
     path: str,
     *,
     origin: str = "the other side",
-    renamed: str = OURS,
+    renamed: str | None = OURS,
 ) -> Merged:
     """Merge three versions (``base`` None or "" without an ancestor) of a ``kind`` file.
 
     Where both sides hold one ID for two different things (``identity``), the ``renamed``
     side's ID gives way first, so the merge keeps both; the notes say so, one line each.
+    ``renamed`` None: the caller settled the IDs already (``workmem sync``).
     """
     if kind not in kinds.DESCRIPTIONS:
         raise ValueError(f"unknown kind {kind!r}")
     if ours == theirs:
         return Merged(ours)
     mapping: dict[str, str] = {}
-    if kind in _ROOM:
+    if kind in _ROOM and renamed is not None:
         with contextlib.suppress(FormatError):  # a side that cannot be read: kept whole below
             ours, theirs, mapping = _ROOM[kind](base or "", ours, theirs, path, renamed)
     merged = _merge(kind, base, ours, theirs, path, origin)
     what = "event" if kind == kinds.EVENTS else "session"
-    merged.notes[:0] = [rename_note(old, new, renamed, what) for old, new in mapping.items()]
+    merged.notes[:0] = [
+        rename_note(old, new, renamed or OURS, what) for old, new in mapping.items()
+    ]
     merged.renamed = mapping
     return merged
 

@@ -98,8 +98,13 @@ def _events(tree: MemoryTree, rev: str | None) -> dict[str, object]:
         return {}
 
 
-def colliding(tree: MemoryTree, theirs: str) -> dict[str, str]:
-    """New IDs for this clone's sessions and events that the remote also issued."""
+def colliding(tree: MemoryTree, theirs: str, issued: set[str]) -> dict[str, str]:
+    """New IDs for this clone's sessions and events that the remote also issued.
+
+    ``issued`` is every session ID this memory root handed out (``board.issued``): at a
+    clone's first merge nothing of it was ever pushed, so a session of its own that the
+    remote holds too (with other content) can only be the remote's own, issued again.
+    """
     from .merge_json import same_event
 
     parted = tree.git("merge-base", "HEAD", theirs, check=False)
@@ -107,8 +112,11 @@ def colliding(tree: MemoryTree, theirs: str) -> dict[str, str]:
     head = tree.rev("HEAD")
     b, o, t = _sessions(tree, base), _sessions(tree, head), _sessions(tree, theirs)
     taken = set(b) | set(o) | set(t)
-    # the first merge of a clone has no common history: the topics decide (``room``)
-    found = collisions(b, o, t) if base is not None else _distinct_topics(tree, head, theirs)
+    if base is not None:
+        found = collisions(b, o, t)
+    else:  # the first merge of a clone: what it issued itself, or two real topics
+        found = [k for k in collisions(None, o, t) if k in issued]
+        found += [k for k in _distinct_topics(tree, head, theirs) if k not in found]
     mapping = renames(found, taken)
     eb, eo, et = _events(tree, base), _events(tree, head), _events(tree, theirs)
     same = {k for k in set(eo) & set(et) if same_event(eo[k], et[k])}
