@@ -53,6 +53,9 @@ def is_memory_file(rel: str) -> bool:
 class MemoryTree:
     """The memory branch's work tree for one clone."""
 
+    #: where the memory is inside the branch's commits (at the top)
+    prefix = ""
+
     def __init__(self, top: Path, branch: str, remote: str):
         self.top = top
         self.branch = branch

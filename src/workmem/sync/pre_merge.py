@@ -7,16 +7,31 @@ they parted (the merge base lacks it) with different content, this clone's gives
 (``identity``: the remote's is already pushed, and the other machine's next merge must find
 its own rows unchanged). The rename is made in the memory root itself (``rename``), then
 committed; the merge that follows sees two sessions and keeps both.
+
+A plain ``git merge`` decides the same way from the same commits (``driver_ids``), so every
+merge driver of that merge renames the same sessions.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from .gitrepo import GitResult
 from .identity import collisions, renames
 
-if TYPE_CHECKING:
-    from .branch import MemoryTree
+
+class MemoryTree(Protocol):
+    """Commits holding a memory (at ``prefix`` inside them): the sync work tree, or a
+    project whose branches carry memory files."""
+
+    prefix: str
+
+    def git(self, *args: str, check: bool = True) -> GitResult: ...
+
+    def content_at(self, rev: str, rel: str) -> bytes | None: ...
+
+    def rev(self, ref: str) -> str | None: ...
+
 
 BOARD = "memory/index.md"
 EVENTS = "memory/events.json"
@@ -25,7 +40,7 @@ EVENTS = "memory/events.json"
 def _text(tree: MemoryTree, rev: str | None, rel: str) -> str:
     if rev is None:
         return ""
-    data = tree.content_at(rev, rel)
+    data = tree.content_at(rev, tree.prefix + rel)
     return data.decode("utf-8", "replace") if data else ""
 
 
@@ -33,15 +48,14 @@ def _blobs(tree: MemoryTree, rev: str | None) -> dict[str, str]:
     """Object IDs of the files named after sessions at ``rev``, by path."""
     if rev is None:
         return {}
-    listing = tree.git(
-        "ls-tree", "-r", "-z", rev, "--", "memory/sessions", "memory/archive", check=False
-    ).out
+    folders = (f"{tree.prefix}memory/sessions", f"{tree.prefix}memory/archive")
+    listing = tree.git("ls-tree", "-r", "-z", rev, "--", *folders, check=False).out
     found = {}
     for entry in listing.split("\0"):
         meta, _, path = entry.partition("\t")
         parts = meta.split()
-        if path and len(parts) == 3:
-            found[path] = parts[2]
+        if path.startswith(tree.prefix) and len(parts) == 3:
+            found[path.removeprefix(tree.prefix)] = parts[2]
     return found
 
 
