@@ -52,8 +52,11 @@ def _read(path: Path) -> str | None:
 
 
 def _relative_to(base: Path, value: str) -> Path:
+    # normpath, not resolve: git writes these paths itself, and hooks pay for every syscall
+    import os
+
     path = Path(value)
-    return (path if path.is_absolute() else base / path).resolve()
+    return Path(os.path.normpath(path if path.is_absolute() else base / path))
 
 
 def git_dir(top: Path) -> Path | None:

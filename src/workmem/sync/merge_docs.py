@@ -18,7 +18,7 @@ from ..facts.frontmatter import Frontmatter, set_fields, split
 from ..facts.memory_md import _heading as memory_heading
 from ..facts.memory_md import norm_title
 from ..files.outline import HeadingMatch, Node, Outline, atx_heading, parse_outline
-from ..files.sections import normalize_title
+from ..files.sections import is_placeholder_text, normalize_title
 from ..files.tables import TableDocument
 from ..journal.threads import Thread, part_of
 from .merge_tables import merge_table
@@ -338,7 +338,8 @@ def _guarded(
     ignore: Callable[[str], bool] = lambda line: False,
 ) -> Merged:
     def ignored(line: str) -> bool:
-        return ignore(line) or line.casefold() in ("none", "- none")
+        # a template's placeholder ("None", the context hint) gives way to real content
+        return ignore(line) or line.casefold() in ("none", "- none") or is_placeholder_text(line)
 
     lost = missing_lines(base, ours, theirs, text, ignore=ignored)
     if lost:
