@@ -139,7 +139,7 @@ def _locate(
         # A hook payload's cwd that does not exist: never create it, nor a root in it.
         raise NotFoundError(f"folder {here} does not exist; nothing was read or written")
     configured = _find_upward(here, CONFIG_NAME)
-    if configured is not None and os.path.isdir(configured / ".git"):
+    if configured is not None and (configured / ".git").is_dir():
         return configured, CONFIG, None  # the common case: settings at a main worktree's top
     git_top = _find_upward(here, ".git")
     found, how = (configured, CONFIG) if configured is not None else (git_top or here, GIT)

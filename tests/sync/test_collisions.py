@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import HealthCheck, Phase, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from tests.sync.util import (  # noqa: E402
@@ -173,6 +173,27 @@ def _leave_copies(here: Path, there: Path) -> None:
 
 @SETTINGS
 @given(first=steps, second=steps)
+@example(  # found by the soak: the copy's own snapshot, synced without a conflict, follows
+    first=[
+        (1, "note", 35, 0),
+        (0, "start", 16, 1),
+        (0, "event", 3, 1),
+        (0, "register", 45, 1),
+        (0, "start", 6, 1),
+        (1, "update", 2, 0),
+    ],
+    second=[
+        (1, "event", 45, 1),
+        (0, "end", 12, 0),
+        (0, "register", 50, 0),
+        (1, "register", 40, 0),
+        (0, "event", 6, 1),
+        (0, "end", 38, 1),
+        (1, "start", 31, 0),
+        (1, "note", 13, 1),
+        (1, "continue", 50, 1),
+    ],
+)
 def test_a_cloud_folder_whose_machines_collide_on_ids_loses_nothing(
     tmp_path_factory: pytest.TempPathFactory,
     first: list[tuple[int, str, int, int]],

@@ -42,6 +42,7 @@ from .kinds import BOARD, EVENTS, LOCAL_STATE, LOG_INDEX, TEXT, kind_of
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
     from ..doctor import DoctorReport
+    from ..files.store import Store
 
 ARCHIVE_DIR = "memory/conflict-copies"
 _EXT = r"(?P<ext>\.(?:md|json))"
@@ -226,6 +227,8 @@ def merge_copies(workspace: Workspace) -> CopiesReport:
         except WorkmemError as exc:
             report.problems.append(f"{copy.rel}: {exc}; the copy was left where it is")
             continue
+        if outcome.renamed:
+            _follow_in_their_files(store, outcome.theirs_only, outcome.renamed)
         renamed.update(outcome.renamed)
         report.renamed.update(outcome.renamed)
         report.notes += outcome.notes
@@ -242,7 +245,62 @@ def merge_copies(workspace: Workspace) -> CopiesReport:
             refresh_log_index(workspace.root, days or None)
         if not outcome.clean:
             report.conflicts.append(f"{into}: both versions kept in the file (settle by hand)")
+    if renamed:
+        _follow_links(store, renamed)
     return report
+
+
+def _rewriting(mapping: dict[str, str]) -> Callable[[str | None], str]:
+    from .identity import rewrite
+
+    def change(current: str | None) -> str:
+        return rewrite(current or "", mapping)
+
+    return change
+
+
+def _follow_links(store: Store, renamed: dict[str, str]) -> None:
+    """A snapshot that continues from a renamed session, where the board says which of the
+    two it is: the renamed one lists it in Referenced By and the other does not."""
+    from ..board.model import COLUMNS, split_references
+    from ..board.snapshot import continues_from
+    from ..errors import FormatError
+    from .merge_tables import parse_board
+
+    board = store.read_text(store.workspace.board_file)
+    try:
+        rows = parse_board(board[0] if board else "", "memory/index.md").rows
+    except FormatError:
+        return
+    column = COLUMNS.index("Referenced By")
+    references = {row.key: set(split_references(row.values[column])) for row in rows}
+    for row in rows:
+        path = store.workspace.snapshot_file(row.key)
+        found = store.read_text(path)
+        if found is None:
+            continue
+        fix = {
+            old: new
+            for old, new in renamed.items()
+            if old in continues_from(found[0])
+            and row.key in references.get(new, set())
+            and row.key not in references.get(old, set())
+        }
+        if fix:
+            store.update(path, _rewriting(fix))
+
+
+def _follow_in_their_files(store: Store, sessions: set[str], renamed: dict[str, str]) -> None:
+    """The other machine's own sessions (rows only its board had) came with snapshot and
+    notes files that synced without a conflict: their references follow the renames too."""
+    from .identity import rewrite
+
+    folder = store.workspace.sessions_dir
+    for session in sorted(sessions):
+        for path in (folder / f"{session}.md", folder / f"{session}.notes.md"):
+            data = store.read_bytes(path)
+            if data is not None and any(old.encode() in data for old in renamed):
+                store.update(path, lambda current: rewrite(current or "", renamed))
 
 
 def _renamed_path(rel: str, renamed: dict[str, str]) -> str:
@@ -270,6 +328,7 @@ class _MergeInto:
         self.into = into
         self.clean = True
         self.renamed: dict[str, str] = {}
+        self.theirs_only: set[str] = set()
         self.notes: list[str] = []
 
     def change(self, current: str | None) -> str:
@@ -289,10 +348,22 @@ class _MergeInto:
         )
         self.clean = merged.clean
         self.renamed = merged.renamed
+        if merged.renamed and self.copy.kind == BOARD:
+            self.theirs_only = _board_ids(self.text) - _board_ids(current or "")
         self.notes = [
             f"{self.copy.rel}: {note}" for note in merged.notes if "issued on both" in note
         ]
         return merged.text
+
+
+def _board_ids(text: str) -> set[str]:
+    from ..errors import FormatError
+    from .merge_tables import parse_board
+
+    try:
+        return {row.key for row in parse_board(text, "memory/index.md").rows}
+    except FormatError:
+        return set()
 
 
 def copies_notice(workspace: Workspace) -> str | None:
