@@ -129,16 +129,40 @@ def test_every_service_form_on_every_kind_is_found_and_merged(
 
 
 @pytest.mark.parametrize(
-    "name", ["design-API.md", "plan-Q3.md", "todo 2.md", "Notes (1).md", "README-FIRST.md"]
+    ("name", "beside"),
+    [
+        ("design-API.md", "design.md"),
+        ("plan-Q3.md", "plan.md"),
+        ("todo 2.md", "todo.md"),
+        ("Notes (1).md", "Notes.md"),
+        ("README-FIRST.md", None),
+    ],
 )
-def test_the_users_own_files_are_never_taken_for_copies(tmp_path: Path, name: str) -> None:
+def test_the_users_own_files_are_never_taken_for_copies(
+    tmp_path: Path, name: str, beside: str | None
+) -> None:
+    """With or without a note of the stem's name beside them."""
     here, _ = shared_folder(tmp_path)
+    if beside is not None:
+        (here.root / "memory" / beside).write_text(f"# {beside}\n\nanother document\n")
     own = here.root / "memory" / name
-    own.write_text("my own notes\n")
+    own.write_text("# My own notes\n\n- one\n- two\n")
     assert find_copies(here.workspace) == []
     with here.env(T0):
         assert merge_copies(here.workspace).merged == []
-    assert own.read_text() == "my own notes\n"
+    assert own.read_text() == "# My own notes\n\n- one\n- two\n"
+
+
+def test_a_free_notes_copy_is_still_found(tmp_path: Path) -> None:
+    here, _ = shared_folder(tmp_path)
+    note = here.root / "memory" / "plan.md"
+    note.write_text("# Plan\n\n- ship the parser\n- write the docs\n")
+    copy = here.root / "memory" / "plan-DESKTOP-AB12CD3.md"
+    copy.write_text("# Plan\n\n- ship the parser\n- write the docs\n- fix the tests\n")
+    assert [c.rel for c in find_copies(here.workspace)] == ["memory/plan-DESKTOP-AB12CD3.md"]
+    with here.env(T0):
+        merge_copies(here.workspace)
+    assert "fix the tests" in note.read_text() and not copy.exists()
 
 
 def test_a_copy_with_nul_bytes_is_left_and_named(tmp_path: Path) -> None:

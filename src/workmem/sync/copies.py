@@ -15,8 +15,9 @@ iCloud Drive        ``index 2.md``
 
 A name counts as a copy only when, with the service's addition taken off, it names a file
 workmem owns (the board, a daily log, a snapshot, MEMORY.md, …) **and that file is there
-beside it**: the user's own ``design-API.md`` or ``todo 2.md`` is never taken for a copy of a
-file that does not exist. OneDrive's computer name may hold hyphens
+beside it**; a free note's copy must also read as a version of the note (same first line,
+most lines shared): the user's own ``design-API.md`` beside ``design.md``, or ``todo 2.md``
+beside ``todo.md``, is never taken for a copy. OneDrive's computer name may hold hyphens
 (``2026-06-01-DESKTOP-AB12CD3.md``), so every split of the name is tried.
 
 ``merge_copies`` merges each into its file with the same merge as git's drivers, without a
@@ -171,11 +172,29 @@ def find_copies(workspace: Workspace) -> list[ConflictCopy]:
         copy = classify(rel, exists)
         if copy is None:
             continue
+        if copy.kind == TEXT and not _versions_of_one_note(path, root / copy.canonical_rel):
+            continue  # a free note of its own that happens to fit a pattern (design-API.md)
         found.append(ConflictCopy(path, rel, copy.canonical_rel, copy.kind, copy.service))
     return sorted(found, key=lambda c: (_ORDER.get(c.kind, 2), c.rel))
 
 
 _ORDER = {BOARD: 0, EVENTS: 1}
+
+
+def _versions_of_one_note(copy: Path, original: Path) -> bool:
+    """A free note's name alone does not make a copy (``plan-Q3.md`` beside ``plan.md``):
+    two versions of one note open alike and share most of their lines."""
+    from ..files.store import read_bytes
+
+    texts = []
+    for path in (copy, original):
+        data = read_bytes(path) or b""
+        texts.append([line.strip() for line in data.decode("utf-8", "replace").split("\n")])
+    mine, other = ([line for line in t if line] for t in texts)
+    if not mine or not other or mine[0] != other[0]:
+        return False
+    shared = len(set(mine) & set(other))
+    return shared * 2 >= min(len(set(mine)), len(set(other)))
 
 
 @dataclass
