@@ -36,14 +36,25 @@ _EVENT = re.compile(r"^evt-(?P<n>\d+)(?P<tag>-[a-z][a-z0-9]{1,11})?$")
 _TOKEN = r"[a-z0-9]"
 
 
+#: What an ID issued by workmem looks like (a session's starts with its minute).
+_ISSUED = re.compile(
+    r"(?<![a-z0-9-])(?:evt-\d+(?:-[a-z][a-z0-9]{1,11})?|\d{4}-\d{2}-\d{2}-\d{4}(?:-[a-z0-9]+)+)"
+    r"(?![a-z0-9])"
+)
+
+
 def rewrite(text: str, mapping: Mapping[str, str]) -> str:
     """``text`` with every whole-token occurrence of a key replaced by its value.
 
     A token ends where an ID cannot continue (not a letter, digit or ``-``), so renaming
     ``…-agent`` leaves ``…-agent-2`` alone. One pass: a new ID is never renamed again.
+    IDs workmem issued are found by their shape and looked up, so a merge that renames
+    hundreds of events reads the text once; any other key is searched for as it is.
     """
     if not mapping or not any(old in text for old in mapping):
         return text
+    if all(_ISSUED.fullmatch(key) for key in mapping):
+        return _ISSUED.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
     keys = sorted(mapping, key=len, reverse=True)
     pattern = re.compile(
         rf"(?<!{_TOKEN}|-)(?:{'|'.join(re.escape(k) for k in keys)})(?!{_TOKEN}|-{_TOKEN})"
@@ -65,11 +76,14 @@ def new_session_id(old: str, taken: set[str]) -> str:
 def new_event_id(old: str, taken: set[str]) -> str:
     """The next number above every event either side holds, the writer tag kept."""
     match = _EVENT.match(old)
-    tag = match.group("tag") or "" if match else ""
-    highest = max((int(m.group("n")) for t in taken if (m := _EVENT.match(t))), default=0)
-    chosen = f"evt-{highest + 1:05d}{tag}"
+    tag = (match.group("tag") or "") if match else ""
+    chosen = f"evt-{_highest(taken) + 1:05d}{tag}"
     taken.add(chosen)
     return chosen
+
+
+def _highest(taken: set[str]) -> int:
+    return max((int(m.group("n")) for t in taken if (m := _EVENT.match(t))), default=0)
 
 
 def collisions(
@@ -90,8 +104,16 @@ def collisions(
 
 def renames(found: Iterable[str], taken: set[str], *, events: bool = False) -> dict[str, str]:
     """A new ID for each colliding one (``taken`` grows with them)."""
-    make = new_event_id if events else new_session_id
-    return {old: make(old, taken) for old in found}
+    if not events:
+        return {old: new_session_id(old, taken) for old in found}
+    number = _highest(taken)
+    chosen = {}
+    for old in found:
+        match = _EVENT.match(old)
+        number += 1
+        chosen[old] = f"evt-{number:05d}{(match.group('tag') or '') if match else ''}"
+        taken.add(chosen[old])
+    return chosen
 
 
 def note(old: str, new: str, side: str, what: str = "session") -> str:

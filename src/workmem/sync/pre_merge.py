@@ -61,15 +61,13 @@ def _blobs(tree: MemoryTree, rev: str | None) -> dict[str, str]:
 
 def _sessions(tree: MemoryTree, rev: str | None) -> dict[str, str]:
     """Every session ID at ``rev`` with a fingerprint of what it holds (its row and files)."""
-    from ..errors import FormatError
-    from .merge_tables import parse_board
+    from ..board.model import COLUMNS
+    from .room import board_rows
 
     found: dict[str, list[str]] = {}
-    try:
-        for row in parse_board(_text(tree, rev, BOARD), BOARD).rows:
-            found.setdefault(row.key, []).append("\t".join(row.values))
-    except FormatError:
-        pass  # a board that cannot be read is kept whole by its merge
+    for key, line in board_rows(_text(tree, rev, BOARD)).items():
+        if key != COLUMNS[0] and not set(key) <= set("-:"):
+            found.setdefault(key, []).append(line)
     for path, blob in sorted(_blobs(tree, rev).items()):
         parts = path.split("/")
         if parts[1] == "sessions" and len(parts) == 3:

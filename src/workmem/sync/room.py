@@ -10,13 +10,10 @@ those IDs (snapshots, daily logs) are renamed by the caller that sees them all
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .identity import OURS, collisions, renames, rewrite
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (drivers pay for it)
-if TYPE_CHECKING:
-    from ..files.tables import TableDocument
 
 #: (base, ours, theirs, path, renamed side) -> (ours, theirs, the renames)
 Made = tuple[str, str, dict[str, str]]
@@ -31,6 +28,24 @@ def _apply(ours: str, theirs: str, mapping: dict[str, str], renamed: str) -> Mad
     return ours, rewrite(theirs, mapping), mapping
 
 
+_ROW = re.compile(r"^\|[ \t]*([^|\s]+)[ \t]*\|.*$", re.MULTILINE)
+
+
+def board_rows(text: str) -> dict[str, str]:
+    """Each table row's line by its first cell (the first line of a repeated ID), found by
+    one scan: a 10,000-row board is not parsed cell by cell to learn its IDs."""
+    found: dict[str, str] = {}
+    for match in _ROW.finditer(text):
+        found.setdefault(match.group(1), match.group(0))
+    return found
+
+
+def _values(line: str) -> list[str]:
+    from ..files.tables import split_cells, unescape_cell
+
+    return [unescape_cell(cell) for cell in split_cells(line)]
+
+
 def board_room(base: str, ours: str, theirs: str, path: str, renamed: str) -> Made:
     """Session IDs on both boards for two sessions.
 
@@ -38,34 +53,25 @@ def board_room(base: str, ours: str, theirs: str, path: str, renamed: str) -> Ma
     conflict copy, whose other version may simply be older): rows that name two different
     real topics, which one session does not have at two times.
     """
-    from .merge_tables import parse_board
+    from ..board.model import COLUMNS
 
-    b = parse_board(base, path) if base.strip() else None
-    o, t = parse_board(ours, path), parse_board(theirs, path)
-    topic = o.column("Topic")
-
-    def rows(doc: TableDocument) -> dict[str, list[str]]:
-        found: dict[str, list[str]] = {}
-        for row in doc.rows:
-            found.setdefault(row.key, row.values)
-        return found
-
-    o_rows, t_rows = rows(o), rows(t)
-    if b is not None:
-        b_rows = rows(b)
-        found = collisions(
-            {k: "\t".join(v) for k, v in b_rows.items()},
-            {k: "\t".join(v) for k, v in o_rows.items()},
-            {k: "\t".join(v) for k, v in t_rows.items()},
-        )
-    else:
-        b_rows = {}
-        found = [
-            key
-            for key, values in o_rows.items()
-            if key in t_rows and two_sessions(values[topic], t_rows[key][topic])
-        ]
-    taken = set(o_rows) | set(t_rows) | set(b_rows)
+    topic = COLUMNS.index("Topic")
+    o_rows, t_rows = board_rows(ours), board_rows(theirs)
+    b_keys = set(board_rows(base)) if base.strip() else None
+    found = []
+    for key, line in o_rows.items():
+        other = t_rows.get(key)
+        if other is None or other == line or (b_keys is not None and key in b_keys):
+            continue
+        mine, theirs_values = _values(line), _values(other)
+        if len(mine) != len(COLUMNS) or len(theirs_values) != len(COLUMNS):
+            continue  # the header, the separator, or a row the merge reports as malformed
+        if b_keys is not None:
+            if mine != theirs_values:
+                found.append(key)
+        elif two_sessions(mine[topic], theirs_values[topic]):
+            found.append(key)
+    taken = set(o_rows) | set(t_rows) | (b_keys or set())
     return _apply(ours, theirs, renames(found, taken), renamed)
 
 
