@@ -86,11 +86,13 @@ async def _mcp_ends(root: Path, tags: list[str]) -> list[tuple[str, str, bool]]:
     return found
 
 
-def test_parallel_ends_through_every_face_lose_no_entry(root: Path) -> None:
+def test_parallel_ends_through_every_face_lose_no_entry(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("mcp", reason="the MCP extra is not installed")
     import anyio
 
-    os.environ.pop("WORKMEM_NOW", None)  # real time: the processes run together
+    monkeypatch.delenv("WORKMEM_NOW")  # real time: the processes run together
     assert (
         subprocess.run(
             [sys.executable, "-m", "workmem", "init"], env=_env(root), capture_output=True
