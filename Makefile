@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test lint typecheck unit bench sync-soak clean agents
+.PHONY: install demo test lint typecheck unit bench sync-soak ends-soak clean agents
 
 install: $(TEST_STAMP)
 
@@ -62,6 +62,10 @@ bench: install
 # The three-machine sync property test with many more random runs than `make test` does.
 sync-soak: install
 	WORKMEM_SYNC_EXAMPLES=$${WORKMEM_SYNC_EXAMPLES:-60} $(BIN)/pytest -q tests/sync/test_three_clones.py
+
+# Parallel session ends through the CLI, the hook and MCP, many rounds (`make test` runs one).
+ends-soak: install
+	WORKMEM_ENDS_ROUNDS=$${WORKMEM_ENDS_ROUNDS:-12} $(BIN)/pytest -q tests/journal/test_parallel_ends.py -k every_face
 
 # The viewer's browser tests (tests/web/test_browser.py) drive Debian's headless Chromium
 # and need a Chinese font; without them those tests skip and say so. Installs both (apt, as

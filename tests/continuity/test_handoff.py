@@ -244,7 +244,7 @@ def test_a_broken_board_still_gives_the_rest_of_the_start(
     board.write_text(board.read_text().replace("| Session ID |", "| Session |", 1))
     context = start_codex(monkeypatch, capsys, root, "2026-05-25 13:40")
     assert context.startswith("No Memory Session ID yet: the session board could not be written")
-    assert "the session board (memory/index.md) could not be read" in context
+    assert "The session board (memory/index.md) cannot be read" in context
     assert OPEN_STEP in context  # the handoff comes from the sessions' own records
     assert "workmem search" in context
 
@@ -373,3 +373,21 @@ def test_an_openclaw_reply_sent_is_a_turns_end_that_saves(
     hook(monkeypatch, capsys, "message:sent", {**base, "content": "Done."}, "openclaw")
     record = activity.read(Workspace(root), sid)
     assert record is not None and record.data["last_save"]["reason"] == "stop"
+
+
+def test_an_unfinished_merge_in_the_board_is_named_and_the_rest_still_given(
+    root: Path,
+    first: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A plain `git merge` without the drivers left markers in the board's rows."""
+    run_first(monkeypatch, capsys, first)
+    board = root / "memory" / "index.md"
+    lines = board.read_text().splitlines()
+    row = lines[-1]
+    lines[-1:] = ["<<<<<<< HEAD", row, "=======", row.replace("13:00", "13:01"), ">>>>>>> other"]
+    board.write_text("\n".join(lines) + "\n")
+    context = start_codex(monkeypatch, capsys, root, "2026-05-25 13:40")
+    assert "unfinished merge" in context and "workmem doctor" in context
+    assert OPEN_STEP in context  # the handoff comes from the sessions' own records

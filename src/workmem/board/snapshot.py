@@ -148,7 +148,7 @@ class SnapshotChange:
         return not (self.prose or self.items)
 
     def apply(self, text: str, *, path: str) -> str:
-        old = Document.parse(text)
+        old = Document.parse(text, path=path)
         if old.get(METADATA) is None:
             raise FormatError(
                 "snapshot has no '## Metadata' section; fix it by hand, nothing was written",

@@ -186,7 +186,7 @@ def _memory_part(workspace: Workspace) -> Part:
 def _notices(workspace: Workspace, session_id: str | None, roster: Roster | None) -> list[str]:
     """One line each: a failed save, a broken board, cloud conflict copies."""
     lines: list[str] = []
-    for make in (_save_notice, _board_notice, _copies_notice):
+    for make in (_save_notice, _board_notice, _unfinished_notice, _copies_notice):
         try:
             line = make(workspace, session_id, roster)
         except Exception:  # a notice that cannot be made is no notice
@@ -204,13 +204,27 @@ def _save_notice(
     return failure_line(workspace, session_id)
 
 
-def _board_notice(_w: Workspace, _s: str | None, roster: Roster | None) -> str | None:
+def _board_notice(workspace: Workspace, _s: str | None, roster: Roster | None) -> str | None:
     if roster is None or roster.board_problem is None:
         return None
+    from ..board.inspect import board_notice
+
+    said = board_notice(workspace)  # names an unfinished merge as one
+    if said:
+        return said
     return (
         "Note: the session board (memory/index.md) could not be read, so other sessions may "
         "be missing below; `workmem doctor` shows why and offers the fix."
     )
+
+
+def _unfinished_notice(
+    workspace: Workspace, _s: str | None, _roster: Roster | None
+) -> str | None:
+    """One line when a memory file other than the board holds an unfinished merge."""
+    from ..sync.unfinished import start_notice
+
+    return start_notice(workspace)
 
 
 def _copies_notice(workspace: Workspace, _s: str | None, _roster: Roster | None) -> str | None:

@@ -16,6 +16,9 @@ through here first, so the rule is one rule:
 - a code fence left open is closed at the end of the text, so it cannot swallow the
   headings that follow it in the file;
 - ``<!--`` becomes ``<\\!--``, so free text can never open a comment or forge a marker;
+- a line that starts like a merge's conflict marker (``<<<<<<<``, ``>>>>>>>``, ``|||||||``,
+  ``=======``) gets a backslash, so pasted conflict text is never taken for an unfinished
+  merge (``files.markers``) by a reader, by ``workmem sync`` or by git;
 - line ends are LF, control characters go, trailing spaces go (a reader that strips them
   would otherwise read back something other than what was written).
 
@@ -36,6 +39,8 @@ _COMMENT = "<!--"
 _SAFE_COMMENT = "<\\!--"
 _ESCAPED_HEADING = re.compile(r"^([ \t]{0,3})\\(#{1,6})(?=[ \t]|$)")
 _ESCAPED_RULE = re.compile(r"^([ \t]{0,3})\\([-=*_](?:[ \t]*[-=*_]){2,}[ \t]*)$")
+_MARKER = re.compile(r"^(?:<{7}|>{7}|\|{7})(?=[ \t]|$)")
+_ESCAPED_MARKER = re.compile(r"^\\((?:<{7}|>{7}|\|{7})(?:[ \t]|$))")
 _SPACE = re.compile(r"\s+")
 
 
@@ -47,6 +52,8 @@ def _clean(text: str) -> str:
 def _neutral_start(line: str) -> str:
     """The line with a would-be heading or fence-like rule at its start escaped."""
     line = _HEADING.sub(r"\1\\\2", line, count=1)
+    if line[:1] in "<>|" and _MARKER.match(line):
+        return "\\" + line
     return _RULE.sub(lambda m: f"{m.group(1)}\\{m.group(0)[len(m.group(1)) :]}", line, count=1)
 
 
@@ -97,5 +104,6 @@ def restore(text: str) -> str:
     for line in text.split("\n"):
         line = _ESCAPED_HEADING.sub(r"\1\2", line, count=1)
         line = _ESCAPED_RULE.sub(r"\1\2", line, count=1)
+        line = _ESCAPED_MARKER.sub(r"\1", line, count=1)
         out.append(line.replace(_SAFE_COMMENT, _COMMENT))
     return "\n".join(out)

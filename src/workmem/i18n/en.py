@@ -152,4 +152,18 @@ MESSAGES: dict[str, str] = {
     "workflow.relay.archive": "Fresh start",
     "workflow.migrate": "Memory migration",
     "workflow.none": "No workflow: an ordinary message",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "The session board ({path}) holds an unfinished merge (conflict markers from git "
+        "at line {line}), so its sessions are not shown: run `workmem doctor --fix` to "
+        "merge both versions."
+    ),
+    "board.needs_doctor": (
+        "The session board ({path}) cannot be read ({problem}), so its sessions are not "
+        "shown: run `workmem doctor`."
+    ),
+    "memory.unfinished_merge": (
+        "These memory files hold an unfinished merge (conflict markers from git): "
+        "{files}. Run `workmem doctor --fix` to merge both versions."
+    ),
 }

@@ -157,4 +157,19 @@ MESSAGES: dict[str, str] = {
     "workflow.relay.archive": "新しく始める（引き継ぎスナップショットを保管）",
     "workflow.migrate": "メモリの移行",
     "workflow.none": "実行するワークフローはありません（通常のメッセージ）",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "セッションボード（{path}）に未完了のマージが残っています（{line} 行"
+        "目に git の競合マーカー）。そのためセッションを表示していません。`work"
+        "mem doctor --fix` で両方の版をマージしてください。"
+    ),
+    "board.needs_doctor": (
+        "セッションボード（{path}）を読めません（{problem}）。そのためセッ"
+        "ションを表示していません。`workmem doctor` を実行してください。"
+    ),
+    "memory.unfinished_merge": (
+        "次のメモリファイルに未完了のマージが残っています（git の競合マーカー）：{f"
+        "iles}。`workmem doctor --fix` で両方の版をマージして"
+        "ください。"
+    ),
 }

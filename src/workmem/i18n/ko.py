@@ -149,4 +149,19 @@ MESSAGES: dict[str, str] = {
     "workflow.relay.archive": "새로 시작(인계 스냅샷 보관)",
     "workflow.migrate": "메모리 마이그레이션",
     "workflow.none": "실행할 작업 없음: 일반 메시지",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "세션 보드({path})에 끝나지 않은 병합이 남아 있어(줄 {line}"
+        "에 git 충돌 표시) 세션을 보여 주지 않습니다. `workmem do"
+        "ctor --fix`로 두 버전을 병합하세요."
+    ),
+    "board.needs_doctor": (
+        "세션 보드({path})를 읽을 수 없어({problem}) 세션을 보여"
+        " 주지 않습니다. `workmem doctor`를 실행하세요."
+    ),
+    "memory.unfinished_merge": (
+        "다음 메모리 파일에 끝나지 않은 병합이 남아 있습니다(git 충돌 표시)"
+        ": {files}. `workmem doctor --fix`로 두 버전을"
+        " 병합하세요."
+    ),
 }

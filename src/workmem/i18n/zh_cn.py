@@ -139,4 +139,17 @@ MESSAGES: dict[str, str] = {
     "workflow.relay.archive": "重新开始（封存交接快照）",
     "workflow.migrate": "迁移记忆",
     "workflow.none": "没有要执行的流程：普通消息",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "会话看板（{path}）还有未完成的合并（第 {line} 行有 git 的冲突"
+        "标记），因此没有列出其中的会话：运行 `workmem doctor --fix"
+        "` 合并两个版本。"
+    ),
+    "board.needs_doctor": (
+        "无法读取会话看板（{path}）：{problem}，因此没有列出其中的会话：请运行 `workmem doctor`。"
+    ),
+    "memory.unfinished_merge": (
+        "这些记忆文件还有未完成的合并（git 的冲突标记）：{files}。运行 `wo"
+        "rkmem doctor --fix` 合并两个版本。"
+    ),
 }

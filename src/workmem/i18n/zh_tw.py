@@ -137,4 +137,17 @@ MESSAGES: dict[str, str] = {
     "workflow.relay.archive": "重新開始（封存交接快照）",
     "workflow.migrate": "遷移記憶",
     "workflow.none": "沒有要執行的流程：一般訊息",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "會話看板（{path}）還有未完成的合併（第 {line} 行有 git 的衝突"
+        "標記），因此沒有列出其中的會話：執行 `workmem doctor --fix"
+        "` 合併兩個版本。"
+    ),
+    "board.needs_doctor": (
+        "無法讀取會話看板（{path}）：{problem}，因此沒有列出其中的會話：請執行 `workmem doctor`。"
+    ),
+    "memory.unfinished_merge": (
+        "這些記憶檔還有未完成的合併（git 的衝突標記）：{files}。"
+        "執行 `workmem doctor --fix` 合併兩個版本。"
+    ),
 }

@@ -69,5 +69,6 @@ NOT_TOOLS: dict[str, str] = {
     "bench handoff": "a benchmark over recorded sessions, for developers",
     "sync": "commits and pushes with the user's git credentials: run at a terminal",
     "sync init": "changes the repository's git configuration: the user's decision",
+    "sync uninit": "changes the repository's git configuration back: the user's decision",
     "merge-driver": "called by git during a merge, not by a person or an agent",
 }
