@@ -262,13 +262,17 @@ class SearchIndex:
     ) -> bool:
         """(Re-)chunk one file; False when its bytes had not changed after all."""
         file = stat.file
-        if file.kind == kinds.TRANSCRIPT:
-            from .transcript_source import transcript_bytes
+        try:
+            if file.kind == kinds.TRANSCRIPT:
+                from .transcript_source import transcript_bytes
 
-            data = transcript_bytes(stat)
-        else:
-            data = read_bytes(file.path)
-        if data is None:  # vanished between the walk and now
+                data = transcript_bytes(stat)
+            else:
+                data = read_bytes(file.path)
+        except FormatError as exc:  # over the size limit, or no longer a regular file
+            report.problems[file.rel] = str(exc)
+            data = None
+        if data is None:  # vanished between the walk and now, or cannot be read
             report.chunks_removed += self._drop(con, file.rel)
             con.execute("DELETE FROM files WHERE path=?", (file.rel,))
             return True
