@@ -308,7 +308,10 @@ def write_snapshot(
         return result
     sections = _sections(notes, facts, account)
     text, result.notes = fit(_header(now, usage, transcript), sections)
-    text, result.secrets_removed = redact(text)
+    from ..redact.engine import markers_in
+
+    text = redact(text)[0]
+    result.secrets_removed = markers_in(text)  # most were removed as the parts were cut
     if mode == "incremental":
 
         def change(old: str | None) -> str:

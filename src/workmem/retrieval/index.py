@@ -284,6 +284,7 @@ class SearchIndex:
             )
             return False
         # Chunking is imported only when a file changed: most queries find nothing to do.
+        from ..redact import redact
         from .chunker import chunk_file
         from .records import chunk_records
 
@@ -295,7 +296,10 @@ class SearchIndex:
 
                 chunks = chunk_transcript(file)
             else:
-                chunks = chunk_file(file, decode(data, file.rel)[0])
+                # Redacted whole before it is cut into chunks: a secret over a chunk's
+                # edge would otherwise leave a piece in each that no detector knows.
+                whole = redact(decode(data, file.rel)[0], keep_lines=True)[0]
+                chunks = chunk_file(file, whole)
         except FormatError as exc:
             error = str(exc)
             report.problems[file.rel] = error
