@@ -212,3 +212,60 @@ def test_no_module_cuts_free_text_by_hand() -> None:
             if _HAND_CUT.search(text) and "cut_at(" not in text:  # cut_at: the helper's cut
                 found.append(f"{rel}:{number}: {text.strip()}")
     assert found == []
+
+
+# -- the search index -----------------------------------------------------------------------
+
+
+def test_the_index_redacts_a_memory_file_whole_before_cutting_it_into_chunks(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key someone pasted into a memory file by hand, long enough to fall across two
+    chunks: cut first, its second half (no BEGIN line) would be indexed as it is."""
+    import random
+    import string
+
+    from workmem.retrieval.database import db_path
+    from workmem.retrieval.search import reindex
+    from workmem.root import Workspace
+
+    monkeypatch.setenv("WORKMEM_EMBEDDER", "none")
+    rng = random.Random(7)
+    body = [
+        "".join(rng.choice(string.ascii_letters + string.digits + "+/") for _ in range(64))
+        for _ in range(60)
+    ]
+    key = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(body) + "\n-----END RSA PRIVATE KEY-----"
+    prose = "\n".join(f"- note {n}: the deploy went fine on the staging host" for n in range(60))
+    (root / "memory").mkdir()
+    (root / "memory" / "2026-05-25.md").write_text(
+        f"# 2026-05-25\n\n## Notes\n\n{prose}\n{key}\nafter the key\n", encoding="utf-8"
+    )
+    workspace = Workspace(root)
+    report = reindex(workspace)
+    assert report.problems == {}
+    data = db_path(workspace).read_bytes().decode("latin-1")
+    assert [line for line in body if line[: PIECE * 2] in data] == []
+    import sqlite3
+
+    lines = (root / "memory" / "2026-05-25.md").read_text(encoding="utf-8").splitlines()
+    after = lines.index("after the key") + 1
+    with sqlite3.connect(db_path(workspace)) as con:
+        rows = con.execute("SELECT line_start, line_end, text FROM chunks").fetchall()
+    ((start, end),) = [(a, b) for a, b, text in rows if "after the key" in text]
+    assert start <= after <= end  # lines after the marker keep their numbers
+    assert any("[REDACTED:private-key]" in text for _, _, text in rows)
+
+
+def test_a_redaction_can_keep_the_line_count_and_markers_are_counted() -> None:
+    from workmem.redact import redact
+    from workmem.redact.engine import markers_in
+
+    pem = KIND_CASES["private-key"][1]
+    text = f"before\n{pem}\nafter"
+    kept, count = redact(text, keep_lines=True)
+    assert count == 1 and kept.count("\n") == text.count("\n")
+    assert kept.splitlines()[1] == "[REDACTED:private-key]" and kept.endswith("\nafter")
+    assert redact(text)[0] == "before\n[REDACTED:private-key]\nafter"
+    assert markers_in(kept) == 1 and markers_in("no marker") == 0
+    assert markers_in("[REDACTED:jwt] and [REDACTED] and [REDACTED:x-y]") == 3
