@@ -288,7 +288,7 @@ _CJK_WORD = (
 #: one of the words for "is" after an English "key" or "token".
 _CJK_GATE = (
     *"密口令金秘鑰钥碼码パ暗シトキ비암패시토키",
-    *"是為为は：는은",
+    *"是為为は：＝는은",
 )
 #: "Token" in Japanese and Korean prose is as often a model's unit of text ("トークンは
 #: cl100k_baseで数える"): a value said after it counts only when it is as long as a real
@@ -296,7 +296,7 @@ _CJK_GATE = (
 _TOKEN_LENGTH = 16
 _CJK_IS = (
     r"(?:設定為|设置为|設置為|設為|设为|設成|设成|改為|改为|改成|換成|换成|變更為|变更为"
-    r"|是|為|为|は|を|：|:|=|는|은|가|이|를|을)"
+    r"|是|為|为|は|を|：|:|＝|=|는|은|가|이|를|을)[ \t]*[：:＝=]?"
 )
 
 
@@ -338,7 +338,8 @@ class Spoken:
         rf"(?:now\s+|still\s+)?{_SPOKEN}",
         r"(?i)(?<![\w-])(?:set|changed?|reset|updated?)\s+(?P<own>the|my|our|your)\s+"
         rf"(?:[\w-]+\s+){{0,2}}?{_EN_WORD}\s+to\s+{_SPOKEN}",
-        rf"(?P<own>)(?:{_CJK_WORD}\s*{_CJK_IS}|(?i:api\s*key|token|key)\s*[是為为は：는은])"
+        rf"(?P<own>)(?:{_CJK_WORD}\s*{_CJK_IS}"
+        r"|(?i:password|passwd|pwd|secret|api\s*key|token|key)\s*[是為为は：＝는은])"
         r"\s*[「『“\"'`]?(?P<value>[^\x00-\x20\x7f-\uffff\"'`|<]{3,})",
     )
 
