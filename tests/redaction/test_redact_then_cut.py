@@ -24,6 +24,7 @@ import pytest
 
 from tests.transcripts.util import ClaudeWriter
 from workmem.files.freetext import clip, cut_at, neutralize_block, neutralize_line, shorten
+from workmem.files.shorten import clip_words
 
 from .test_formats import KIND_CASES
 
@@ -52,6 +53,7 @@ CUTTERS: dict[str, Callable[[str, int], str]] = {
     "shorten, folded": lambda text, width: shorten(text, width, fold=True),
     "clip": clip,
     "neutralize_block": lambda text, width: neutralize_block(text, max_line=width),
+    "clip_words": clip_words,
 }
 WIDTH = 120
 
