@@ -197,6 +197,7 @@ _HAND_CUT = re.compile(r"\[\s*:[^\]\n]*\]\s*(?:\.rstrip\(\)\s*)?\+\s*f?[\"'] ?â€
 _DISPLAY_ONLY = {
     "cli/output.py",  # a table column on the terminal
     "web/app.py",  # a query echoed in the viewer
+    "web/memory_reader.py",  # a day or a memory name from a URL, echoed in its error
     "retrieval/search.py",  # a query echoed in a message
     "journal/budget.py",  # the loader's context, cut from memory files already redacted
     "demo.py",
