@@ -77,8 +77,10 @@ class Activity:
 
 
 def _clip(text: str, width: int = 200) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    """One line of at most ``width`` characters, redacted before it is cut."""
+    from .files.freetext import shorten
+
+    return shorten(text, width, fold=True)
 
 
 def _from_board(workspace: Workspace, store: Store) -> Iterator[Activity]:

@@ -26,6 +26,8 @@ pytestmark = pytest.mark.slow
 
 
 def _clone(sandbox: Sandbox) -> Path:
+    # The session runs in a project (hooks start memory only in one): a git repository.
+    subprocess.run(["git", "init", "-q", str(sandbox.project)], check=True, env=sandbox.env)
     clone = sandbox.project.parent / "workmem-clone"
     for part in (".claude-plugin", "plugins"):
         shutil.copytree(REPO / part, clone / part, symlinks=True)

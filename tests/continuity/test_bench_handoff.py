@@ -153,6 +153,7 @@ def test_the_replay_keeps_the_recordings_clock(tmp_path: Path) -> None:
 
 def test_a_call_inside_this_process_gives_everything_back(tmp_path: Path) -> None:
     before_env, before_cwd = dict(os.environ), Path.cwd()
+    (tmp_path / "workmem.toml").write_text("")  # a project: hooks start memory only in one
     code, out, _err = call_here(
         ["hook", "SessionStart", "--platform", "claude-code"],
         json.dumps({"session_id": "x", "cwd": str(tmp_path)}),

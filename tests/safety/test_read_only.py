@@ -262,10 +262,12 @@ def test_the_state_folder_is_ignored_by_git_without_editing_gitignore(
     assert not (repo / ".gitignore").exists()
 
 
-def test_a_hook_may_start_a_memory_root_in_a_real_folder(tmp_path: Path, isolated: Path) -> None:
+def test_a_hook_may_start_a_memory_root_in_a_project(tmp_path: Path, isolated: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
-    payload = json.dumps({"session_id": "s1", "cwd": str(project)})
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    payload = json.dumps({"session_id": "s1", "cwd": str(project / "src")})
+    (project / "src").mkdir()
     done = workmem("hook", "SessionStart", "--platform", "claude-code", stdin=payload, cwd=tmp_path)
     assert done.returncode == 0
     assert "Your Memory Session ID is" in done.stdout

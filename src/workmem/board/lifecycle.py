@@ -36,8 +36,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 
 
 def summary_from(text: str, limit: int = 200) -> str:
-    """One or two sentences of a context paragraph, for the board's Summary column."""
-    lines = (line.strip().lstrip("-*").strip() for line in text.splitlines())
+    """One or two sentences of a context paragraph, for the board's Summary column;
+    redacted before its sentences are picked and cut."""
+    from ..files.freetext import redacted, shorten
+
+    lines = (line.strip().lstrip("-*").strip() for line in redacted(text).splitlines())
     flat = " ".join(" ".join(line for line in lines if line).split())
     sentences = [s for s in _SENTENCE_END.split(flat) if s]
     first = sentences[:2]
@@ -48,7 +51,7 @@ def summary_from(text: str, limit: int = 200) -> str:
         )
         or flat
     )
-    return summary if len(summary) <= limit else summary[: limit - 1].rstrip() + "…"
+    return shorten(summary, limit)
 
 
 def register_session(

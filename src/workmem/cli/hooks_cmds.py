@@ -48,16 +48,17 @@ def cmd_hook(args: argparse.Namespace) -> int:
         from ..hooks.events import canonical_event
         from ..hooks.handlers import HookRun, handle
         from ..hooks.io import format_output, parse_input
+        from ..hooks.where import hook_workspace
         from ..retrieval.tokens import set_mode
-        from ..root import Workspace, find_root
 
         set_mode("estimate")  # hooks cannot afford loading a BPE on every prompt
         event = canonical_event(args.event, args.platform)
         inp = parse_input(stdin, args.platform, event)
         # A payload cwd that does not exist stops here (NotFoundError), before anything is
-        # created; hooks may start a memory root only in a folder that is really there.
-        root = find_root(getattr(args, "root", None), cwd=inp.cwd)
-        workspace = Workspace(root)
+        # created; one that names no project (no git, no memory) starts nothing there.
+        workspace = hook_workspace(getattr(args, "root", None), inp.cwd)
+        if workspace is None:
+            return ""
         state["workspace"] = workspace
         run = HookRun(inp, workspace, Store(workspace))
         reply = handle(run)

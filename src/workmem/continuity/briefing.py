@@ -218,9 +218,7 @@ def _board_notice(workspace: Workspace, _s: str | None, roster: Roster | None) -
     )
 
 
-def _unfinished_notice(
-    workspace: Workspace, _s: str | None, _roster: Roster | None
-) -> str | None:
+def _unfinished_notice(workspace: Workspace, _s: str | None, _roster: Roster | None) -> str | None:
     """One line when a memory file other than the board holds an unfinished merge."""
     from ..sync.unfinished import start_notice
 

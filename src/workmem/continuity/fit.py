@@ -154,7 +154,10 @@ def take_lines(lines: list[str], tokens: int) -> list[str]:
         room = tokens - used
         if room > 20:
             ratio = room / cost
-            kept.append(line[: max(int(len(line) * ratio) - 2, 0)].rstrip() + " …")
+            from ..files.freetext import cut_at, redacted
+
+            clean = redacted(line)  # redacted before it is cut
+            kept.append(clean[: cut_at(clean, max(int(len(clean) * ratio) - 2, 0))].rstrip() + " …")
         break
     return kept
 

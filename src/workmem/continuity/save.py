@@ -117,8 +117,9 @@ def read_for_save(path: Path, platform: str | None) -> Transcript:
 
 
 def _failure_text(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip()
-    return text if len(text) <= 300 else text[:299] + "…"
+    from ..files.freetext import shorten
+
+    return shorten(f"{type(exc).__name__}: {exc}".strip(), 300)  # redacted, then cut
 
 
 def save_session(

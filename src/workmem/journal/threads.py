@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
-from ..files.freetext import neutralize_block, neutralize_line
+from ..files.freetext import neutralize_block, neutralize_line, shorten
 from ..files.outline import join_lines, parse_outline
 from ..files.sections import item_key
 
@@ -191,9 +191,7 @@ class Thread:
     def header_line(self) -> str:
         """One line for the loader's list of threads."""
         status = self.status()
-        position = " ".join(self.position().split())
-        if len(position) > 160:
-            position = position[:159] + "…"
+        position = shorten(self.position(), 160, fold=True)  # redacted, then cut
         open_part = self.part(OPEN)
         opened = len(open_part.items()) if open_part is not None else 0
         bits = [f"**{self.id}**"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..files.freetext import clip, redacted, shorten
 from ..transcripts.facts import TranscriptFacts, describe_file, extract_facts, shell_command
 from ..transcripts.model import Transcript
 from ..transcripts.statements import codebase_notes, key_results, learnings
@@ -28,8 +29,8 @@ _CORRECTION = re.compile(
 
 
 def _clip(text: str, width: int = 240) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    """One line of at most ``width`` characters, redacted before it is cut."""
+    return shorten(text, width, fold=True)
 
 
 def _title(transcript: Transcript, previous: str) -> str:
@@ -40,7 +41,7 @@ def _title(transcript: Transcript, previous: str) -> str:
     requests = transcript.user_requests()
     if not requests:
         return ""
-    words = requests[0].split()
+    words = redacted(requests[0]).split()  # redacted before its first words are taken
     return " ".join(words[:10]) + ("…" if len(words) > 10 else "")
 
 
@@ -154,7 +155,7 @@ def _results(transcript: Transcript, previous: str) -> str:
     """Earlier results, then the new ones (verbatim, each once): blocks apart by a blank line."""
     blocks = [b.strip() for b in previous.split("\n\n") if b.strip()]
     for result in key_results(transcript):
-        text = result if len(result) <= 3000 else result[:3000] + " …"
+        text = clip(result, 3000)  # redacted before it is cut
         if text not in blocks:
             blocks.append(text)
     return "\n\n".join(blocks[-RESULT_BLOCKS:])

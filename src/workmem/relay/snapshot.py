@@ -246,9 +246,10 @@ def write_snapshot(
             f"very short session ({rounds} round(s), no edits, no notes): no snapshot written"
         )
         return result
-    fresh, result.secrets_removed = redact(
-        render(_header(now, usage, transcript), _sections(notes, facts, account))
-    )
+    from ..redact.engine import markers_in
+
+    fresh = redact(render(_header(now, usage, transcript), _sections(notes, facts, account)))[0]
+    result.secrets_removed = markers_in(fresh)  # most were removed as the parts were cut
     drops: list[Drop] = []
 
     def change(old: str | None) -> str:

@@ -243,9 +243,13 @@ def _subject(call: ToolCall | None, cwd: str | None) -> str:
 
 
 def _first_lines(text: str, lines: int = 3, width: int = 300) -> str:
-    kept = [line.rstrip() for line in text.strip().splitlines() if line.strip()][:lines]
-    joined = " | ".join(kept)
-    return joined if len(joined) <= width else joined[: width - 1] + "…"
+    """The first ``lines`` lines in one, redacted before anything is cut (a secret over a
+    cut line would otherwise leave a piece no detector knows)."""
+    from ..files.freetext import redacted, shorten
+
+    clean = redacted(text)
+    kept = [line.rstrip() for line in clean.strip().splitlines() if line.strip()][:lines]
+    return shorten(" | ".join(kept), width)
 
 
 def extract_facts(transcript: Transcript, *, requests: int = 5) -> TranscriptFacts:
