@@ -33,6 +33,8 @@ from .fake_model import FakeModel, Recorded, Scenario, Step, hook_context, serve
 
 pytestmark = pytest.mark.slow
 
+#: what only the scripted edit writes: in a transcript once the client recorded the edit
+WRITTEN = "class TokenBucket"
 REQUEST = "[[build]] Write a token-bucket rate limiter in ratelimit.py"
 PLAN = [("Write the rate limiter", "in_progress"), ("Add tests for the rate limiter", "pending")]
 #: what the second session's user says: nothing about the work, so only workmem can tell
@@ -45,7 +47,7 @@ def _scenarios(target: Path) -> list[Scenario]:
         "[[build]]",
         [
             Step("plan", items=list(PLAN)),
-            Step("write", path=str(target), content="class TokenBucket:\n    rate = 1.0\n"),
+            Step("write", path=str(target), content=f"{WRITTEN}:\n    rate = 1.0\n"),
             Step("hold"),  # the next answer never comes: the agent is killed waiting
         ],
     )
@@ -127,11 +129,26 @@ def _kill_mid_task(sandbox: Sandbox, argv: list[str], model: FakeModel) -> None:
             while not model.holding.wait(0.2):
                 failed = proc.poll() is not None or time.monotonic() > deadline
                 assert not failed, f"never reached the held answer:\n{log.read_text()[-3000:]}"
+            _wait_for_transcript(sandbox.home, WRITTEN, time.monotonic() + 30)
         finally:
             with contextlib.suppress(ProcessLookupError):  # a client that died on its own
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             model.release.set()
+
+
+def _wait_for_transcript(home: Path, text: str, deadline: float) -> None:
+    """Until the client's own transcript holds ``text``. A client writes its transcript
+    behind its work (Claude Code 2.1 queues the entries and writes them a moment later), and
+    a user closes a window seconds after the last edit, not within the same millisecond:
+    what never reached the disk is no one's to hand over."""
+    while time.monotonic() < deadline:
+        for path in home.rglob("*.json*"):
+            with contextlib.suppress(OSError):
+                if path.is_file() and text in path.read_text(encoding="utf-8", errors="replace"):
+                    return
+        time.sleep(0.2)
+    raise AssertionError(f"no transcript under {home} ever held {text!r}")
 
 
 def _first_request(model: FakeModel, before: int) -> Recorded:
