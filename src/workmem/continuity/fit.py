@@ -58,7 +58,9 @@ class Fitted:
 
 
 _MARKERS = re.compile(r"^\s*(?:[-*>]\s*)?(?:\[[a-z ]+\]\s*)?")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+#: a question and the answer after its arrow ("Shall I …? → yes") are one fact: split apart,
+#: a repeat of either would leave the other half alone on its line
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?!→)|(?<=[。！？])(?!\s*→)")
 _NON_WORD = re.compile(r"[\W_]+")
 #: sentences shorter than this (after normalising) may repeat: "tests passed", a file name
 _MIN_REPEAT = 20

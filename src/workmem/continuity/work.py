@@ -358,10 +358,14 @@ def agent_context(src: Sources) -> list[str]:
     return lines[-3:]
 
 
-def last_reply(src: Sources) -> list[str]:
+def last_reply(src: Sources, request: list[str] | None = None) -> list[str]:
+    """The agent's last words, unless the request part quotes them already (the question a
+    short follow-up answers)."""
     if src.facts is None or not src.facts.final_replies:
         return []
-    return [clip_words(src.facts.final_replies[-1], 600)]
+    reply = clip_words(src.facts.final_replies[-1], 600)
+    quoted = _words(" ".join(line for line in request or [] if line.startswith(">")))
+    return [] if quoted and _words(reply.rstrip(" …")) in quoted else [reply]
 
 
 def command_lines(src: Sources) -> list[str]:
@@ -446,6 +450,7 @@ def work_parts(src: Sources) -> list[Part]:
     decisions += [f"- {item}" for item in items(src.relay, "Decisions")]
     if src.account is not None:
         decisions += [f"- {item}" for item in src.account.decisions]
+    decisions = [d for d in decisions if not _answer_shown(d, request)]
     preferences = [f"- {item}" for item in items(src.relay, "User Preferences")]
     # rank: what is funded first when the budget is short (0: the plan, the request, the
     # files; 1: what shapes the next step; 2: what helps but can be looked up)
@@ -460,16 +465,38 @@ def work_parts(src: Sources) -> list[Part]:
         Part("Next actions and open questions", next_steps + questions, 0.08, level=3, rank=1),
         Part("Repository", repo_lines(src), 0.06, level=3, rank=1),
         Part("User preferences", preferences, 0.04, level=3, rank=1),
-        Part("The last reply", last_reply(src), 0.08, level=3, rank=2),
+        Part("The last reply", last_reply(src, request), 0.08, level=3, rank=2),
         Part("Commands used", command_lines(src), 0.05, level=3, rank=2),
         Part("Learnings", learnings(src), 0.06, level=3, rank=2),
         Part("The session began with", first_request(src, request), 0.05, level=3, rank=2),
     ]
 
 
+def _answer_shown(decision: str, request: list[str]) -> bool:
+    """A question and its answer ("Shall I …? → draft the plan") whose answer is the last
+    request, shown with the question it answers already."""
+    _, arrow, answer = decision.partition(" → ")
+    answer = key(answer.rstrip(" .…"))
+    quoted = key(" ".join(line for line in request if line.startswith(">")))
+    return bool(arrow) and len(answer) >= 4 and answer in quoted
+
+
+def _words(text: str) -> str:
+    """Only the words of ``text``, for comparing a title with a message however either was
+    escaped or marked up."""
+    return " ".join(re.sub(r"[\W_]+", " ", text).split()).casefold()
+
+
 def title_of(src: Sources) -> str | None:
-    if src.transcript is not None and src.transcript.title:
-        return clip_words(src.transcript.title, 80)
-    if src.notes is not None and src.notes.sections.get("Session Title"):
-        return clip_words(src.notes.sections["Session Title"], 80)
-    return None
+    """The session's title, unless it is only the start of its first message (some clients
+    name a chat so): the document shows that message where it began."""
+    title = src.transcript.title if src.transcript is not None else None
+    if not title and src.notes is not None:
+        title = src.notes.sections.get("Session Title")
+    if not title:
+        return None
+    requests = src.transcript.user_requests() if src.transcript is not None else []
+    start = _words(title.rstrip(" .…"))[:60]
+    if requests and start and _words(requests[0]).startswith(start):
+        return None
+    return clip_words(title, 80)
