@@ -7,7 +7,9 @@ from pathlib import Path
 
 from tests.transcripts.util import ClaudeWriter
 from workmem.continuity.briefing import build_resume
+from workmem.continuity.fit import Part
 from workmem.root import Workspace
+from workmem.transcripts.read import read_transcript
 
 
 def _resume(root: Path, w: ClaudeWriter, tmp_path: Path, budget: int = 2000) -> str:
@@ -149,3 +151,36 @@ def test_a_title_that_is_only_the_first_message_is_not_the_heading(
     titled.records.append({"type": "ai-title", "aiTitle": "Heartbeat check"})
     heading = _resume(root, titled, tmp_path / "b").splitlines()[0]
     assert heading.startswith("# Where you left off (Heartbeat check)"), heading
+
+
+def test_a_question_the_user_answered_is_no_open_question(root: Path, tmp_path: Path) -> None:
+    from workmem.continuity.work import Sources
+    from workmem.continuity.work_parts import work_parts
+    from workmem.files.sections import Document
+
+    w = ClaudeWriter(cwd=str(root))
+    w.user("What do you think of how we keep the API key in an environment variable?")
+    w.assistant("It is standard, not ideal.\n\nShall I draft a plan to move it to the keyring?")
+    w.user("draft the plan, add it to the roadmap")
+    transcript = read_transcript(w.write(tmp_path / "t.jsonl"), "claude-code")
+    snapshot = Document.parse(
+        "## Open Questions\n- Shall I draft a plan to move it to the keyring?\n"
+        "- Which keyring backend should the CI use?\n"
+    )
+    parts = {
+        p.title: p.lines for p in work_parts(Sources(transcript=transcript, snapshot=snapshot))
+    }
+    open_now = parts["Next actions and open questions"]
+    assert open_now == ["- Which keyring backend should the CI use?"], open_now
+
+
+def test_where_the_whole_is_is_said_once_across_start_and_continue() -> None:
+    from workmem.continuity.fit import compose_within, fact_keys, named_before
+
+    files = ["memory/sessions/s.notes.md"]
+    parts = [Part("Last request", [f"> word {n} " * 20 for n in range(40)], 1.0)]
+    first = compose_within([], parts, 300, files).text
+    assert "The whole of it is in memory/sessions/s.notes.md." in first
+    assert named_before(files, fact_keys(first))
+    assert not named_before(files, fact_keys("(To stay within 300 tokens, shortened: Plan.)"))
+    assert not named_before([], fact_keys(first))
