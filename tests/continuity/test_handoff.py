@@ -408,3 +408,31 @@ def test_an_unfinished_merge_in_the_board_is_named_and_the_rest_still_given(
     context = start_codex(monkeypatch, capsys, root, "2026-05-25 13:40")
     assert "unfinished merge" in context and "workmem doctor" in context
     assert OPEN_STEP in context  # the handoff comes from the sessions' own records
+
+
+def test_a_transcript_left_before_workmem_was_set_up_is_handed_over(
+    root: Path,
+    first: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # no hook ever ran for sess-a: the first start in the project finds its transcript
+    context = start_codex(monkeypatch, capsys, root, "2026-05-25 13:30")
+    assert OPEN_STEP in context and "Welcome" not in context
+
+
+def test_a_starting_sessions_own_transcript_is_never_an_earlier_session(
+    root: Path,
+    first: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # an agent that writes its transcript before its start hook (or resumes one): sess-a
+    # starting on its own file is a first session, not a handoff from itself
+    out = hook(monkeypatch, capsys, "SessionStart", {**first, "source": "startup"})
+    context = context_of(out)
+    assert "## Welcome" in context and OPEN_STEP not in context
+    sid = sid_of(context)
+    record = activity.read(Workspace(root), sid)
+    assert record is not None and str(record.transcript) == first["transcript_path"]
+    assert int(record.data["start_tokens"]) > 0  # one record: who it is, and what it saw

@@ -122,6 +122,24 @@ def note_start(
     cwd: Path | None,
 ) -> None:
     """At a session start: who it is, where it runs, which agent process runs it."""
+    change = start_change(
+        platform=platform,
+        platform_session_id=platform_session_id,
+        transcript=transcript,
+        cwd=cwd,
+    )
+    update(store, session_id, change)
+
+
+def start_change(
+    *,
+    platform: str,
+    platform_session_id: str | None,
+    transcript: Path | None,
+    cwd: Path | None,
+) -> Callable[[dict[str, Any]], None]:
+    """What a start writes into its record, as a change the caller may join with its own
+    (the start hook writes the record once, with what its briefing showed)."""
     from ..files.oscompat import agent_process
 
     process = agent_process()
@@ -141,7 +159,7 @@ def note_start(
         if process is not None:
             data["agent"] = process
 
-    update(store, session_id, change)
+    return change
 
 
 def note_save(

@@ -300,8 +300,10 @@ def build_start(
     cwd: str | None = None,
     header: list[str] | None = None,
     budget: int | None = None,
+    transcript: Path | None = None,
 ) -> Briefing:
-    """The briefing at a new session's start (see the module docstring)."""
+    """The briefing at a new session's start (see the module docstring); ``transcript``:
+    the new session's own, never taken for an earlier one."""
     from .roster import choose_handoff
     from .work_parts import work_parts
 
@@ -312,7 +314,7 @@ def build_start(
     parts: list[Part] = []
     target = choose_handoff(roster, session_id, cwd=cwd) if roster is not None else None
     if target is None:
-        target = _unrecorded_session(workspace, home, roster, session_id)
+        target = _unrecorded_session(workspace, home, roster, session_id, transcript)
     shown: str | None = None
     sources: list[str] = []
     files: list[str] = []
@@ -338,7 +340,11 @@ def build_start(
 
 
 def _unrecorded_session(
-    workspace: Workspace, home: Path | None, roster: Roster | None, current: str | None
+    workspace: Workspace,
+    home: Path | None,
+    roster: Roster | None,
+    current: str | None,
+    own: Path | None = None,
 ) -> SessionView | None:
     """Where no session of this project has anything to hand over yet (workmem was just set
     up), the most recent transcript an agent left here before it: its plan and request are
@@ -353,6 +359,7 @@ def _unrecorded_session(
     except Exception:
         return None
     known = {str(s.transcript) for s in roster.sessions if s.transcript} if roster else set()
+    known |= {str(own)} if own is not None else set()
     refs = [r for r in refs if str(r.path) not in known]
     if not refs:
         return None

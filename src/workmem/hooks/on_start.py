@@ -13,7 +13,6 @@ from .handlers import HookRun, Reply, memory_session
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
 RESUME_SOURCES = ("compact", "resume")
@@ -28,8 +27,15 @@ NO_ID = (
 def on_session_start(run: HookRun) -> Reply:
     known = _known(run)
     sid = _register(run)
-    if sid:
-        _note_start(run, sid)
+    shown: dict[str, Any] = {}
+    try:
+        return _briefing(run, sid, known, shown)
+    finally:
+        if sid:  # one write of the session's record: who it is, and what its start showed
+            _note_start(run, sid, shown)
+
+
+def _briefing(run: HookRun, sid: str | None, known: str | None, shown: dict[str, Any]) -> Reply:
     head = f"Your Memory Session ID is: {sid}" if sid else NO_ID
     # A platform that says no source (OpenClaw's bootstrap after a compaction) is resuming
     # when this very platform session has a memory session and a transcript already.
@@ -52,18 +58,19 @@ def on_session_start(run: HookRun) -> Reply:
 
     cwd = run.inp.cwd or run.workspace.root
     briefing = build_start(
-        run.workspace, session_id=sid, home=run.home, cwd=str(cwd), header=[head]
+        run.workspace,
+        session_id=sid,
+        home=run.home,
+        cwd=str(cwd),
+        header=[head],
+        transcript=run.inp.transcript,
     )
     if sid:
         from ..continuity.fit import fact_keys
 
-        shown: dict[str, Any] = {
-            "start_tokens": briefing.tokens,
-            "start_shown": briefing.session_shown,
-        }
+        shown.update(start_tokens=briefing.tokens, start_shown=briefing.session_shown)
         if briefing.session_shown:  # what a "continue" need not say again
             shown["start_facts"] = sorted(fact_keys(briefing.text))
-        _note(run, sid, lambda data: data.update(shown))
     return Reply(context=briefing.text)
 
 
@@ -94,34 +101,29 @@ def _register(run: HookRun) -> str | None:
         return None
 
 
-def _note_start(run: HookRun, sid: str) -> None:
-    """The session's activity record (who, where, which agent process): what tells a later
-    session whether this one is still running. Derived state: a failure is only logged.
+def _note_start(run: HookRun, sid: str, shown: dict[str, Any]) -> None:
+    """The session's activity record (who, where, which agent process, what its start
+    showed): what tells a later session whether this one is still running. Derived state:
+    a failure is only logged. Written after the briefing, which never counts the session it
+    is built for among the others.
 
     The transcript is recorded where the agent says it will be, even before it exists:
     Claude Code writes its file only after the start, and a session killed in its first
     turn has no save that would record it later."""
-    from ..continuity.activity import note_start
+    from ..continuity.activity import start_change, update
 
     try:
-        note_start(
-            run.store,
-            sid,
+        started = start_change(
             platform=run.inp.platform,
             platform_session_id=run.inp.session_id,
             transcript=run.inp.transcript,
             cwd=run.inp.cwd,
         )
-    except Exception as exc:
-        from .runner import log_failure
 
-        log_failure(run.workspace, f"{run.inp.platform}:{run.inp.event}/activity", exc)
+        def change(data: dict[str, Any]) -> None:
+            started(data)
+            data.update(shown)
 
-
-def _note(run: HookRun, sid: str, change: Callable[[dict[str, Any]], None]) -> None:
-    from ..continuity.activity import update
-
-    try:
         update(run.store, sid, change)
     except Exception as exc:
         from .runner import log_failure
