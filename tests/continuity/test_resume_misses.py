@@ -184,3 +184,22 @@ def test_where_the_whole_is_is_said_once_across_start_and_continue() -> None:
     assert named_before(files, fact_keys(first))
     assert not named_before(files, fact_keys("(To stay within 300 tokens, shortened: Plan.)"))
     assert not named_before([], fact_keys(first))
+
+
+def test_an_instruction_still_in_force_between_two_requests_is_kept(
+    root: Path, tmp_path: Path
+) -> None:
+    w = ClaudeWriter(cwd=str(root))
+    w.user("Port the importer to streaming rows.")
+    w.assistant("Done with the port.")
+    w.user("From now on, always run ruff and the tests before you tell me something is done.")
+    w.assistant("Understood.")
+    w.user("Now fix the CSV quoting bug in the exporter")
+    text = _resume(root, w, tmp_path)
+    part = text.split("## User preferences")[1].split("\n## ")[0]
+    assert "always run ruff and the tests" in part
+    assert text.count("always run ruff") == 1
+    # an instruction that is the last request itself is shown there, once
+    w.user("Always reply in Chinese from here on.")
+    again = _resume(root, w, tmp_path / "b")
+    assert again.count("Always reply in Chinese from here on.") == 1

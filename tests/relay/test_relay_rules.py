@@ -122,3 +122,15 @@ def test_agent_text_with_headings_cannot_break_the_relay_snapshot(root: Path, ho
     snapshot(ws, SnapshotNotes(in_progress="next"), transcript=warm(home, root))
     again = (root / "memory" / "relay-snapshot.md").read_text()
     assert [line[3:] for line in again.splitlines() if line.startswith("## ")] == headings
+
+
+def test_a_rule_the_user_set_in_the_transcript_is_a_user_preference(root: Path, home: Path) -> None:
+    w = session(root, "p", used=130_000)
+    w.user("From now on, always run the linter before you propose a commit.")
+    w.assistant("Will do.")
+    w.user("Now fix the exporter's quoting")
+    path = put(home, root, w, 1000)
+    snapshot(Workspace(root), SnapshotNotes(preferences=["Short answers"]), transcript=path)
+    found = sections(root)["preferences"]
+    assert "Short answers" in found
+    assert "always run the linter before you propose a commit" in found

@@ -95,3 +95,30 @@ def test_topic_keywords_are_its_phrases_and_the_files_worked_on() -> None:
 def test_sentences_leave_code_and_tables_out() -> None:
     text = "First point here.\n```\nnot prose at all\n```\n| a | b |\n- Second point, listed."
     assert sentences(text) == ["First point here.", "Second point, listed."]
+
+
+def test_standing_instructions_are_the_rules_the_user_set_not_descriptions() -> None:
+    from workmem.transcripts.statements import standing_instructions
+
+    said = [
+        "Port the importer to streaming rows.",
+        "From now on, always run ruff and the tests before you tell me something is done.",
+        "The upload test always fails on CI, and I never saw it pass locally.",
+        "以后都用中文回复",
+        "これからはテストを先に書いてください",
+        "앞으로 커밋 전에 항상 린터를 실행해",
+        "Never commit to main directly.",
+        "Now fix the CSV quoting bug in the exporter",
+    ]
+    assert standing_instructions(said) == [
+        "From now on, always run ruff and the tests before you tell me something is done.",
+        "以后都用中文回复",
+        "これからはテストを先に書いてください",
+        "앞으로 커밋 전에 항상 린터를 실행해",
+        "Never commit to main directly.",
+    ]
+    assert standing_instructions(said, limit=2) == said[5:7]
+    # a pasted task of several pages is the task, not a rule for the session
+    pasted = "Implement this plan. " + "Always use the adapter layer. " * 100
+    assert standing_instructions([pasted]) == []
+    assert standing_instructions([]) == []

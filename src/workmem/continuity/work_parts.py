@@ -267,6 +267,12 @@ def work_parts(src: Sources) -> list[Part]:
     decisions = [d for d in decisions if not _answer_shown(d, request)]
     questions = [q for q in questions if not _answered_since(q, decisions, request)]
     preferences = [f"- {item}" for item in items(src.relay, "User Preferences")]
+    if src.account is not None:
+        preferences += [
+            f"- {clip_words(item, 240)}"
+            for item in src.account.instructions
+            if not _quoted_in(item, request)
+        ]
     # rank: what is funded first when the budget is short (0: the plan, the request, the
     # files; 1: what shapes the next step; 2: what helps but can be looked up)
     return [
@@ -279,7 +285,7 @@ def work_parts(src: Sources) -> list[Part]:
         Part("Notes of where things stand", agent_context(src), 0.10, level=3, rank=1),
         Part("Next actions and open questions", next_steps + questions, 0.08, level=3, rank=1),
         Part("Repository", repo_lines(src), 0.06, level=3, rank=1),
-        Part("User preferences", preferences, 0.04, level=3, rank=1),
+        Part("User preferences", preferences, 0.06, level=3),
         Part("The last reply", last_reply(src, request), 0.08, level=3, rank=2),
         Part("Commands used", command_lines(src), 0.05, level=3, rank=2),
         Part("Learnings", learnings(src), 0.06, level=3, rank=2),
@@ -300,6 +306,12 @@ def _words(text: str) -> str:
     """Only the words of ``text``, for comparing a title with a message however either was
     escaped or marked up."""
     return " ".join(re.sub(r"[\W_]+", " ", text).split()).casefold()
+
+
+def _quoted_in(text: str, request: list[str]) -> bool:
+    """Whether the request part quotes ``text`` already."""
+    quoted = _words(" ".join(line for line in request if line.startswith(">")))
+    return bool(quoted) and _words(text) in quoted
 
 
 def _answered_since(question: str, decisions: list[str], request: list[str]) -> bool:

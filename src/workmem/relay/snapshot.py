@@ -160,7 +160,8 @@ def _sections(
     if facts:
         files += [f"`{f.path}` — {describe_file(f)}" for f in facts.edited[:30]]
     body["files"] = [f"- {item}" for item in _unique(files)]
-    body["preferences"] = [f"- {_item(item)}" for item in _unique(notes.preferences)]
+    preferences = notes.preferences + (account.instructions if account else [])
+    body["preferences"] = [f"- {_item(item)}" for item in _unique(preferences)]
     gotchas = [_item(g) for g in notes.gotchas]
     if facts:
         for error in facts.errors[-8:]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..files.shorten import clip_words, flatten
 from .facts import TranscriptFacts, extract_facts, shell_command
+from .statements import standing_instructions
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
@@ -105,6 +106,8 @@ class SessionAccount:
     #: the last request that means something alone (not "yes, do it" or a slash command)
     task: str = ""
     has_plan: bool = False
+    #: what the user asked for once and meant for the rest of the work, newest last
+    instructions: list[str] = field(default_factory=list)
 
     @property
     def last_tests(self) -> TestRun | None:
@@ -350,6 +353,7 @@ def build_account(transcript: Transcript, facts: TranscriptFacts | None = None) 
         account.first_request = requests[0]
         account.last_request = requests[-1]
         account.task = next((r for r in reversed(requests) if not is_follow_up(r)), requests[-1])
+        account.instructions = standing_instructions(requests)
     account.closing, account.question = _closing(_last_message(transcript))
     words = len(account.closing.split()) + sum(1 for c in account.closing if c >= "\u3040")
     account.closing_states_outcome = words >= 4 and bool(_DONE_WORDS.search(account.closing))

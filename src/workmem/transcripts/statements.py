@@ -125,6 +125,38 @@ _FIGURE = (
 )
 
 
+# -- Standing instructions ---------------------------------------------------------------
+# What the user asked for once and meant for the rest of the work ("from now on, run ruff
+# before you say done", "reply in Chinese", 以后都用中文回复, 今後はテストを先に): the next
+# request does not repeat it, and a resume that shows only the last request loses it.
+_STANDING = (
+    r"\b(?:from now on|from here on|going forward|for the rest of (?:this|the) session|"
+    r"every time you|whenever you|each time you|"
+    r"(?:please |and |but |so )?(?:always|never) (?:use|run|reply|answer|write|ask|check|"
+    r"commit|push|test|keep|add|include|prefer|touch|change|delete|mention|explain|call|"
+    r"respond|talk|speak|format|make|do|put|leave|skip|update|read)|"
+    r"do(?:n't| not) (?:ever|ever again)|(?:reply|answer|respond|talk|write) (?:to me )?in "
+    r"(?:english|chinese|japanese|korean|spanish|french|german)|"
+    r"remember to|make sure (?:to|you) always)\b"
+    r"|以后|以後|从现在开始|從現在開始|今后|今後|接下来都|接下來都|一律|永远不要|永遠不要|总是|總是"
+    r"|每次都|不要再|别再|別再|用中文|用英文|中文回复|中文回覆|中文回答|これから|以降は|常に|毎回|二度と|日本語で"
+    r"|앞으로|항상|매번|절대|다시는|이제부터|한국어로"
+)
+
+
+def standing_instructions(requests: list[str], limit: int = 5) -> list[str]:
+    """The sentences of the user's messages that set a rule for the rest of the work,
+    newest last; a long pasted task is no instruction (its sentences are its own)."""
+    found: list[str] = []
+    for request in requests:
+        if len(request) > 2000:
+            continue
+        for sentence in sentences(request):
+            if _re(_STANDING).search(sentence) and sentence not in found:
+                found.append(sentence)
+    return found[-limit:]
+
+
 def _tables(text: str) -> list[str]:
     blocks: list[str] = []
     current: list[str] = []
