@@ -93,7 +93,7 @@ def _from_notes(digest: SessionDigest, text: str) -> None:
 
 def session_digest(store: Store, view: SessionView) -> SessionDigest:
     """The digest of the session ``view`` shows (its snapshot and its notes, read fresh)."""
-    from ..notes.workflow import notes_path
+    from ..notes.template import notes_path
 
     digest = SessionDigest()
     if view.row is not None:

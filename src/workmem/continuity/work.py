@@ -126,7 +126,7 @@ def read_sources(
                 found.account = build_account(found.transcript, found.facts)
     if session_id:
         from ..notes import template
-        from ..notes.workflow import notes_path
+        from ..notes.template import notes_path
 
         text = saved_text(workspace, notes_path(workspace, session_id))
         if text is not None:

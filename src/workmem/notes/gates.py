@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from ..errors import FormatError
 from ..files.store import Store
 from ..root import Workspace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

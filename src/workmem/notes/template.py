@@ -18,6 +18,12 @@ from ..errors import UsageError
 from ..files.freetext import neutralize_block
 from ..files.outline import parse_outline
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..root import Workspace
+
 #: (section, italic description) in the seed's order; the descriptions are the seed's words
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("Session Title", "A short, distinctive title for the session"),
@@ -51,6 +57,11 @@ def check_session_id(session_id: str) -> str:
             f"invalid session id {session_id!r}: letters, digits, '.', '_' and '-' only"
         )
     return session_id
+
+
+def notes_path(workspace: Workspace, session_id: str) -> Path:
+    """Where a session's notes live (its ID checked: no path out of the sessions folder)."""
+    return workspace.sessions_dir / f"{check_session_id(session_id)}.notes.md"
 
 
 def header(name: str) -> str:

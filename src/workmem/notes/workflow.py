@@ -15,7 +15,6 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..clock import stamp
 from ..errors import NotFoundError, UsageError, WriteError
@@ -25,7 +24,12 @@ from ..root import Workspace
 from ..transcripts.model import Transcript
 from . import template
 from .gates import GateState, decide, load_notes_settings, load_state, save_state
+from .template import notes_path
 from .validate import ExtractionError, enforce_budget
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from typing import Any
 
 SESSION_ENV = "WORKMEM_SESSION_ID"
 #: a captured line longer than this is cut (minified output, base64) with a count
@@ -59,10 +63,6 @@ class NotesResult:
             "failed": self.failed,
             "secrets_removed": self.secrets_removed,
         }
-
-
-def notes_path(workspace: Workspace, session_id: str) -> Path:
-    return workspace.sessions_dir / f"{template.check_session_id(session_id)}.notes.md"
 
 
 def _store(workspace: Workspace) -> Store:

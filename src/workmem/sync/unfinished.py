@@ -47,10 +47,13 @@ def _marker_line(path: Path) -> int | None:
 def unfinished_files(workspace: Workspace, rels: list[str] | None = None) -> list[tuple[str, int]]:
     """(path relative to the root, first marker line) of every memory file holding markers;
     only ``rels`` when given."""
-    from .tree import memory_files
-
     root = workspace.root
-    candidates = memory_files(root) if rels is None else {rel: root / rel for rel in rels}
+    if rels is None:
+        from .tree import memory_files
+
+        candidates = memory_files(root)
+    else:  # the session start names its few files: no walk, nor its module
+        candidates = {rel: root / rel for rel in rels}
     found = []
     for rel, path in sorted(candidates.items()):
         if path.is_symlink():

@@ -212,7 +212,7 @@ class MemoryReader:
 
     def session(self, session_id: str) -> SessionPage:
         from ..board.digest import session_digest
-        from ..notes.workflow import notes_path
+        from ..notes.template import notes_path
 
         board = self._board()
         view = board.show(session_id)  # validates the ID before any path is built from it
