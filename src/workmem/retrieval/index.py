@@ -300,17 +300,18 @@ class SearchIndex:
         for row, body, ctx in chunk_records(file, _redacted(chunks)):
             cursor = con.execute(
                 "INSERT INTO chunks(cid, path, kind, seq, line_start, line_end, date, session_id,"
-                " title, text, tokens, ehash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " title, label, text, tokens, ehash, item) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 row,
             )
             rowid = cursor.lastrowid
             con.execute(
                 "INSERT INTO chunks_fts(rowid, body, ctx) VALUES (?,?,?)", (rowid, body, ctx)
             )
-            for model, vec in kept.get(str(row[-1]), []):
+            ehash = str(row[-2])
+            for model, vec in kept.get(ehash, []):
                 con.execute(
                     "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) VALUES (?,?,?,?)",
-                    (rowid, model, row[-1], vec),
+                    (rowid, model, ehash, vec),
                 )
             report.chunks_added += 1
         con.execute(

@@ -107,18 +107,37 @@ def date_words(day: str | None) -> str:
 
 
 def chunk_records(file: kinds.MemoryFile, chunks: list[Chunk]) -> Iterator[tuple[Row, str, str]]:
-    """For each chunk: its ``chunks`` row (without id), FTS body and FTS context."""
+    """For each chunk: its ``chunks`` row (without id), FTS body and FTS context.
+
+    A list item or table row is an entry of its own: its neighbours are other entries
+    (the next file of a list, the next decision), so it is searched and embedded without
+    them; prose (a daily-log entry, a chat turn) keeps them.
+
+    The context holds, besides the headings and the date, what the file is about (a
+    session's topic) and the words of its kind (``labels.kind_words``): "what did the
+    user ask for" reaches a user memory whose text is all in Chinese.
+    """
+    from .labels import kind_words, label
     from .tokens import count_tokens
+    from .vocabulary import heading_words
 
     seen: dict[str, int] = {}
     neighbours = file.kind in NEIGHBOUR_KINDS
+    own_words = kind_words(file)
     for seq, chunk in enumerate(chunks):
         base = text_hash(f"{file.rel}\0{chunk.text}")[:12]
         seen[base] = seen.get(base, 0) + 1
         cid = base if seen[base] == 1 else f"{base}-{seen[base]}"
-        context = [*chunk.headings, chunk.title, date_words(chunk.date)]
+        context = [
+            *chunk.headings,
+            chunk.title,
+            date_words(chunk.date),
+            chunk.about,
+            own_words,
+            heading_words(chunk.headings),
+        ]
         before = after = None
-        if neighbours:
+        if neighbours and not chunk.item:
             if seq > 0:
                 before = (chunks[seq - 1].title, chunks[seq - 1].text)
             if seq + 1 < len(chunks):
@@ -136,9 +155,11 @@ def chunk_records(file: kinds.MemoryFile, chunks: list[Chunk]) -> Iterator[tuple
             chunk.date,
             chunk.session_id,
             chunk.title,
+            label(file, chunk),
             chunk.text,
             count_tokens(chunk.text),
             embed_views(chunk.title, chunk.text, before, after).hash,
+            int(chunk.item),
         )
         yield row, index_terms(chunk.text), index_terms(" ".join(c for c in context if c))
 
@@ -148,13 +169,13 @@ def stored_embed_views(con: sqlite3.Connection, ids: list[int]) -> dict[int, Emb
     out: dict[int, EmbedViews] = {}
     for chunk_id in ids:
         row = con.execute(
-            "SELECT path, kind, seq, title, text FROM chunks WHERE id = ?", (chunk_id,)
+            "SELECT path, kind, seq, title, text, item FROM chunks WHERE id = ?", (chunk_id,)
         ).fetchone()
         if row is None:
             continue
-        path, kind, seq, title, text = row
+        path, kind, seq, title, text, item = row
         before = after = None
-        if kind in NEIGHBOUR_KINDS:
+        if kind in NEIGHBOUR_KINDS and not item:
             near = {
                 s: (t, x)
                 for s, t, x in con.execute(

@@ -21,8 +21,8 @@ from ..errors import FormatError, LockTimeoutError, NotFoundError, UsageError
 from ..root import Workspace
 from . import analyze
 from .bounds import bound_query
-from .dates import query_range
-from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit
+from .dates import DateRange, query_range
+from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit, one_per_text
 from .index import Progress, RefreshReport, SearchIndex
 from .kinds import KINDS
 from .lexical import candidates
@@ -199,7 +199,10 @@ def search(
     query = bound_query(query)  # a pasted 60 KB prompt costs what its start costs
     settings = search_settings(workspace)
     weights = weights or settings.weights
-    model = embedder_for(embedder or settings.embedder, settings.embed_url)
+    from .inhook import active
+
+    # A hook never waits for a model: its searches are by words only (``inhook``).
+    model = None if active() else embedder_for(embedder or settings.embedder, settings.embed_url)
     vector = None
     if model is not None and weights.dense > 0 and query.strip():
         from .embedders import QueryVector
@@ -209,7 +212,12 @@ def search(
         vector = QueryVector(model, query)
     if near_session is None:
         near_session = os.environ.get(SESSION_ENV) or None
-    request = _Request(query, k, kinds, since, until, session, near_session, weights, model)
+    # The background warmer embeds with the configured model; another one given for this
+    # search only (tests, benchmarks) embeds what it needs itself (``_embed_missing``).
+    configured = embedder is None or embedder.strip() == settings.embedder.strip()
+    request = _Request(
+        query, k, kinds, since, until, session, near_session, weights, model, configured
+    )
     index = settings.index(workspace)
     with index.connect() as con:
         try:
@@ -233,6 +241,8 @@ class _Request:
     near_session: str | None
     weights: Weights
     model: Any
+    #: ``model`` is the one of ``workmem.toml``, which a background warmer embeds with.
+    configured: bool = False
 
 
 def embedder_for(spec: str, url: str | None) -> Any:
@@ -253,6 +263,8 @@ def _raise_if_busy(exc: sqlite3.DatabaseError) -> None:
         ) from exc
 
 
+#: How far below the k-th hit copies of a hit's text are looked for (``one_per_text``).
+SAME_TEXT_DEPTH = 3
 #: The fewest candidates a lexical-only query ranks (see ``candidate_pool``).
 LEXICAL_POOL = 50
 
@@ -284,7 +296,7 @@ def _ranked(
     for chunk, score in lexical.items():
         found[chunk] = Candidate(chunk, "", "", None, None, lexical=score)
     today = clock.now().date()
-    named = query_range(query, today)
+    named = query_range(query, today) or _latest_asked(con, query, today)
     if named is not None and weights.date > 0:
         # The time a query names is a sub-query of its own: the best matches inside that
         # time are candidates even when the rest of the memory holds better ones, and
@@ -304,9 +316,9 @@ def _ranked(
             found.setdefault(chunk, Candidate(chunk, "", "", None, None))
     floor = 0.0
     if vector is not None:
-        from .vectors import QUERY_EMBED_BUDGET_S, dense_candidates, ensure_vectors, load_table
+        from .vectors import dense_candidates, load_table
 
-        ensure_vectors(index, con, request.model, budget_s=QUERY_EMBED_BUDGET_S, wait=0.0)
+        _embed_missing(index, con, request)
         table = load_table(index, con, request.model)
         keep = table.mask(
             set(kinds) if kinds else None, request.since, request.until, request.session
@@ -317,7 +329,7 @@ def _ranked(
     if not found:
         return []
     rows = fetch(con, list(found))
-    asked = set(analyze.index_terms(query).split())
+    asked = analyze.asked_terms(query)
     for row in rows.values():
         c = found[row[0]]
         c.kind, c.path, c.session_id = row[2], row[3], row[7]
@@ -337,7 +349,50 @@ def _ranked(
         if asks_for_several(query):
             ranked = spread_over_files(ranked, weights.spread)
     needles = analyze.highlight_terms(query)
-    return [make_hit(rows[c.chunk], c.score, needles) for c in ranked[: request.k]]
+    # The same text in two files (a snapshot's file list and its notes' copy) is one hit
+    # with both places; copies ranked far below the k-th hit are not looked for.
+    head = ranked[: max(SAME_TEXT_DEPTH * request.k, 30)]
+    scores = {c.chunk: c.score for c in head}
+    unique = one_per_text([rows[c.chunk] for c in head])[: request.k]
+    return [make_hit(row, scores[row[0]], needles, also) for row, also in unique]
+
+
+def _embed_missing(index: SearchIndex, con: sqlite3.Connection, request: _Request) -> None:
+    """Chunks without a vector yet (just written) are embedded in the background when a
+    warmer can do it (the configured model, warming on): the search ranks them by their
+    words meanwhile and never waits for a model to read them. Otherwise (warming off, or
+    a model given for this search only) it embeds what fits a small budget itself."""
+    from .vectors import QUERY_BATCH, QUERY_EMBED_BUDGET_S, ensure_vectors, is_complete
+
+    if is_complete(con, request.model):
+        return
+    if request.configured:
+        from .warm import embed_soon, warming
+
+        if warming(index.workspace):
+            embed_soon(index.workspace)
+            return
+    ensure_vectors(
+        index,
+        con,
+        request.model,
+        budget_s=QUERY_EMBED_BUDGET_S,
+        batch_size=QUERY_BATCH,
+        wait=0.0,
+    )
+
+
+def _latest_asked(con: sqlite3.Connection, query: str, today: date) -> DateRange | None:
+    """The last day with entries, when the question asks for the latest ("what's next?")."""
+    from .vocabulary import asked_families
+
+    if not any(family.latest for family in asked_families(query)):
+        return None
+    row = con.execute(
+        "SELECT max(date) FROM chunks WHERE date IS NOT NULL AND date <= ?", (today.isoformat(),)
+    ).fetchone()
+    last = day(row[0]) if row else None
+    return DateRange(last, last) if last else None
 
 
 def get(workspace: Workspace, chunk_id: str) -> Hit:
