@@ -120,6 +120,49 @@ def test_the_warmer_embeds_and_a_query_never_waits_for_it(
         assert ensure_vectors(index, con, model, budget_s=1.0, wait=0.0) == 1
 
 
+def vector_total(workspace: Workspace) -> int:
+    with SearchIndex(workspace).connect() as con:
+        return int(con.execute("SELECT count(*) FROM vectors").fetchone()[0])
+
+
+def test_a_dense_search_hands_missing_vectors_to_the_warmer_and_embeds_none_itself(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (ws.root / "workmem.toml").write_text('[search]\nembedder = "hash"\n', encoding="utf-8")
+    for n in range(6):
+        entry(ws.root, "2026-05-22", f"0{n}:00 Note {n}", f"Entry number {n} about caching.")
+    started: list[object] = []
+    real_start = warm._start
+
+    def start(workspace: Workspace) -> subprocess.Popen[bytes]:
+        proc = real_start(workspace)
+        started.append(proc)
+        return proc
+
+    monkeypatch.setattr(warm, "_start", start)
+    hits = search(ws, "caching entry")
+    assert hits  # ranked by their words meanwhile
+    assert len(started) == 1  # one warmer asked for
+    proc = started[0]
+    assert isinstance(proc, subprocess.Popen)
+    assert proc.wait(timeout=120) == 0
+    assert vector_total(ws) == 7  # the warmer embedded the six entries and the fixture's one
+    search(ws, "caching entry")
+    assert len(started) == 1  # complete: nothing more is asked for
+
+
+def test_with_warming_off_a_dense_search_embeds_within_its_budget_itself(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (ws.root / "workmem.toml").write_text(
+        '[search]\nembedder = "hash"\nwarm = false\n', encoding="utf-8"
+    )
+    entry(ws.root, "2026-05-22", "09:00 Note", "Entry about caching.")
+    monkeypatch.setattr(warm, "_start", lambda workspace: pytest.fail("no warmer when off"))
+    assert search(ws, "caching entry")
+    assert vector_total(ws) == 2
+
+
 def test_a_failing_warmer_logs_and_costs_no_results(ws: Workspace) -> None:
     # an endpoint that is not there: the words are indexed, the embedding fails
     (ws.root / "workmem.toml").write_text(

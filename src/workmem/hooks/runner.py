@@ -73,6 +73,9 @@ def run_fail_open(
     ``workspace`` says where to log; it is asked only after a failure, and may answer
     ``None`` (the root was never found, e.g. the payload's folder does not exist).
     """
+    from ..retrieval.inhook import enter
+
+    enter()  # searches in a hook use words only: no model is loaded, nothing is embedded
     try:
         with deadline(seconds):
             return work()

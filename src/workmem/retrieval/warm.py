@@ -112,6 +112,32 @@ def refresh_soon(
         return None
 
 
+def embed_soon(workspace: Workspace) -> subprocess.Popen[bytes] | None:
+    """Ask for the chunks without a vector to be embedded in the background (a search
+    found some): the search itself ranks with the vectors there are and does not wait.
+
+    Returns the warmer started, or None (warming off, one already running, or it could
+    not be started). Never raises.
+    """
+    try:
+        if not _wanted(workspace):
+            return None
+        _ask(workspace)
+        if _running(workspace):
+            return None
+        return _start(workspace)
+    except (OSError, WorkmemError):
+        return None
+
+
+def warming(workspace: Workspace) -> bool:
+    """Whether a background warmer may run for this root (``warm``, ``WORKMEM_WARM``)."""
+    try:
+        return _wanted(workspace)
+    except (OSError, WorkmemError):
+        return False
+
+
 def _wanted(workspace: Workspace) -> bool:
     if os.environ.get(ENV, "").strip().lower() in ("0", "false", "no", "off"):
         return False
