@@ -79,7 +79,13 @@ def test_camel_case_names_are_also_their_parts() -> None:
 
 
 def test_a_question_of_a_section_family_asks_for_that_section_too() -> None:
-    # "should … be split?" asks for a decision; the family's term joins the query
-    assert analyze.query_words("should the handlers be split?") == ["handler", "split", "decis"]
-    assert "error" in analyze.query_words("what broke on CI")
+    # "should … be split?" asks for a decision: the family's term joins the query, matching
+    # only the sections an entry is filed under
+    assert analyze.query_terms("should the handlers be split?") == [
+        '"handler"',
+        '"split"',
+        'sec:"decis"',
+    ]
+    assert 'sec:"error"' in analyze.query_terms("what broke on CI")
     assert analyze.asked_terms("what did we decide") == {"decis"}
+    assert analyze.asked_terms("should we split it") == {"split", "decis"}

@@ -48,7 +48,7 @@ def _candidates(
     index = SearchIndex(ws)
     with index.connect() as con:
         index.refresh(con)
-        return lexical.candidates(con, query, (2.0, 1.0), where, params, limit)
+        return lexical.candidates(con, query, (2.0, 1.0, 1.0), where, params, limit)
 
 
 def _bounded(monkeypatch: pytest.MonkeyPatch) -> None:

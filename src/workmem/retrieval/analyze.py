@@ -135,13 +135,10 @@ def quote(term: str) -> str:
 
 @lru_cache(maxsize=256)
 def _query_words(query: str) -> tuple[str, ...]:
-    from .vocabulary import asked_families
-
     found = content_words(query)
     kept = [w for w in found if w not in FILLER] or found
     if not kept:
         kept = [w for w in words(query) if len(w) > 1]
-    kept += [family.term for family in asked_families(query)]
     return tuple(dict.fromkeys(stem(w) for w in kept))
 
 
@@ -162,7 +159,11 @@ def query_runs(query: str) -> list[str]:
 def query_terms(query: str) -> list[str]:
     """FTS5 query atoms for ``query``: words, CJK bigram phrases, single-character prefixes;
     the first ``MAX_TERMS`` distinct ones (``bounds``)."""
+    from .vocabulary import asked_families
+
     atoms = [quote(w) for w in query_words(query)]
+    # the term a question's form adds matches the sections an entry is filed under only
+    atoms += [f"sec:{quote(stem(family.term))}" for family in asked_families(query)]
     for run in query_runs(query):
         if len(run) == 1:
             atoms.append(quote(run) + "*")
@@ -174,8 +175,12 @@ def query_terms(query: str) -> list[str]:
 
 def asked_terms(query: str) -> set[str]:
     """The terms a heading is compared with (``ranking.title_match``): the query's stemmed
-    words and the bigrams of its CJK runs, as ``index_terms`` makes them of a heading."""
+    words, the terms of the section families its form asks for, and the bigrams of its
+    CJK runs, as ``index_terms`` makes them of a heading."""
+    from .vocabulary import asked_families
+
     terms = set(query_words(query))
+    terms.update(stem(family.term) for family in asked_families(query))
     for run in query_runs(query):
         terms.update(cjk_grams(run))
     return terms

@@ -25,7 +25,7 @@ METADATA_HEADER = ("field", "value")
 #: Fields of a metadata table whose values say what the session was about.
 ABOUT_FIELDS = ("topic", "summary", "keywords")
 #: The line ``MEMORY.md``'s intro gains when the user's name is known.
-_USER_LINE = re.compile(r"^what .+ prefers and how they work goes under ### user\.?$")
+_USER_LINE = re.compile(r"^what .+ prefers and how they work goes under ### user\s*\.?$")
 #: The first line of a relay snapshot's header block.
 RELAY_HEADER = "auto-saved by session-relay"
 

@@ -18,7 +18,8 @@ from ..root import Workspace
 #: 3: a chunk's embedding hash covers both of its views (``records.EmbedViews``).
 #: 4: a template's placeholder ("None") is no longer a chunk.
 #: 5: words are stemmed by ``stemming`` (word families) before FTS5, which only splits;
-#:    templates are no chunks (``boilerplate``); a chunk has a ``label`` (``labels``).
+#:    templates are no chunks (``boilerplate``); a chunk has a ``label`` (``labels``);
+#:    a third FTS column ``sec`` holds the words of its sections and kind (``vocabulary``).
 SCHEMA_VERSION = "5"
 DB_NAME = "search.sqlite"
 
@@ -35,7 +36,7 @@ CREATE TABLE chunks(
 CREATE INDEX chunks_path ON chunks(path, seq);
 CREATE INDEX chunks_date ON chunks(date);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
-    body, ctx, tokenize = 'unicode61 remove_diacritics 2');
+    body, ctx, sec, tokenize = 'unicode61 remove_diacritics 2');
 CREATE TABLE vectors(
     chunk INTEGER NOT NULL, model TEXT NOT NULL, ehash TEXT NOT NULL, vec BLOB NOT NULL,
     PRIMARY KEY (chunk, model));

@@ -297,7 +297,7 @@ class SearchIndex:
             report.problems[file.rel] = error
         kept = _vectors_of(con, file.rel)
         report.chunks_removed += self._drop(con, file.rel)
-        for row, body, ctx in chunk_records(file, _redacted(chunks)):
+        for row, body, ctx, sec in chunk_records(file, _redacted(chunks)):
             cursor = con.execute(
                 "INSERT INTO chunks(cid, path, kind, seq, line_start, line_end, date, session_id,"
                 " title, label, text, tokens, ehash, item) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -305,7 +305,8 @@ class SearchIndex:
             )
             rowid = cursor.lastrowid
             con.execute(
-                "INSERT INTO chunks_fts(rowid, body, ctx) VALUES (?,?,?)", (rowid, body, ctx)
+                "INSERT INTO chunks_fts(rowid, body, ctx, sec) VALUES (?,?,?,?)",
+                (rowid, body, ctx, sec),
             )
             ehash = str(row[-2])
             for model, vec in kept.get(ehash, []):

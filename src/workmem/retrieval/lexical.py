@@ -142,7 +142,7 @@ def _matches(con: sqlite3.Connection, atom: str) -> int:
 def candidates(
     con: sqlite3.Connection,
     query: str,
-    columns: tuple[float, float],
+    columns: tuple[float, float, float],
     where: str,
     params: list[object],
     limit: int,
@@ -166,7 +166,7 @@ def candidates(
 def _candidates(
     con: sqlite3.Connection,
     chosen: Plan | None,
-    columns: tuple[float, float],
+    columns: tuple[float, float, float],
     where: str,
     params: list[object],
     limit: int,
@@ -195,7 +195,7 @@ def _candidates(
 def _scored(
     con: sqlite3.Connection,
     match: str,
-    columns: tuple[float, float],
+    columns: tuple[float, float, float],
     where: str,
     params: list[object],
     limit: int,
@@ -204,13 +204,13 @@ def _scored(
     bound, bound_params = ("", []) if after is None else (" AND f.rowid > ?", [after])
     if where:
         sql = (
-            "SELECT f.rowid, -bm25(chunks_fts, ?, ?) AS s FROM chunks_fts f"
+            "SELECT f.rowid, -bm25(chunks_fts, ?, ?, ?) AS s FROM chunks_fts f"
             f" JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ?{bound}{where}"
             " ORDER BY s DESC LIMIT ?"
         )
     else:  # no filter: FTS alone, no join per matching row
         sql = (
-            "SELECT f.rowid, -bm25(chunks_fts, ?, ?) AS s FROM chunks_fts f"
+            "SELECT f.rowid, -bm25(chunks_fts, ?, ?, ?) AS s FROM chunks_fts f"
             f" WHERE chunks_fts MATCH ?{bound} ORDER BY s DESC LIMIT ?"
         )
     rows = con.execute(sql, [*columns, match, *bound_params, *params, limit])

@@ -106,16 +106,20 @@ def date_words(day: str | None) -> str:
     return f"{day} {month} {day[:4]}"
 
 
-def chunk_records(file: kinds.MemoryFile, chunks: list[Chunk]) -> Iterator[tuple[Row, str, str]]:
-    """For each chunk: its ``chunks`` row (without id), FTS body and FTS context.
+def chunk_records(
+    file: kinds.MemoryFile, chunks: list[Chunk]
+) -> Iterator[tuple[Row, str, str, str]]:
+    """For each chunk: its ``chunks`` row (without id), FTS body, context and section.
 
     A list item or table row is an entry of its own: its neighbours are other entries
     (the next file of a list, the next decision), so it is searched and embedded without
     them; prose (a daily-log entry, a chat turn) keeps them.
 
     The context holds, besides the headings and the date, what the file is about (a
-    session's topic) and the words of its kind (``labels.kind_words``): "what did the
-    user ask for" reaches a user memory whose text is all in Chinese.
+    session's topic). The section column holds the words of the section families the
+    entry is filed under and of its kind (``vocabulary``, ``labels.kind_words``), in every
+    language: "哪些檔案" reaches an English "Files" section, "what does the user prefer"
+    a user memory whose text is all in Chinese.
     """
     from .labels import kind_words, label
     from .tokens import count_tokens
@@ -128,14 +132,8 @@ def chunk_records(file: kinds.MemoryFile, chunks: list[Chunk]) -> Iterator[tuple
         base = text_hash(f"{file.rel}\0{chunk.text}")[:12]
         seen[base] = seen.get(base, 0) + 1
         cid = base if seen[base] == 1 else f"{base}-{seen[base]}"
-        context = [
-            *chunk.headings,
-            chunk.title,
-            date_words(chunk.date),
-            chunk.about,
-            own_words,
-            heading_words(chunk.headings),
-        ]
+        context = [*chunk.headings, chunk.title, date_words(chunk.date), chunk.about]
+        section = index_terms(f"{heading_words(chunk.headings)} {own_words}")
         before = after = None
         if neighbours and not chunk.item:
             if seq > 0:
@@ -161,7 +159,7 @@ def chunk_records(file: kinds.MemoryFile, chunks: list[Chunk]) -> Iterator[tuple
             embed_views(chunk.title, chunk.text, before, after).hash,
             int(chunk.item),
         )
-        yield row, index_terms(chunk.text), index_terms(" ".join(c for c in context if c))
+        yield row, index_terms(chunk.text), index_terms(" ".join(c for c in context if c)), section
 
 
 def stored_embed_views(con: sqlite3.Connection, ids: list[int]) -> dict[int, EmbedViews]:

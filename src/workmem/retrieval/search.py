@@ -292,7 +292,8 @@ def _ranked(
     limit = candidate_pool(weights, request.k, dense=vector is not None)
     where, params = _where(kinds, request.since, request.until, request.session)
     found: dict[int, Candidate] = {}
-    lexical = candidates(con, query, (weights.body, weights.context), where, params, limit)
+    columns = (weights.body, weights.context, weights.section)
+    lexical = candidates(con, query, columns, where, params, limit)
     for chunk, score in lexical.items():
         found[chunk] = Candidate(chunk, "", "", None, None, lexical=score)
     today = clock.now().date()
@@ -303,7 +304,6 @@ def _ranked(
         # "what did we do yesterday" (no searchable word) still finds that day.
         inside = " AND c.date BETWEEN ? AND ?"
         span = [named.start.isoformat(), named.end.isoformat()]
-        columns = (weights.body, weights.context)
         found_inside = candidates(con, query, columns, where + inside, [*params, *span], limit)
         for chunk, score in found_inside.items():
             found.setdefault(chunk, Candidate(chunk, "", "", None, None, lexical=score))
@@ -342,6 +342,7 @@ def _ranked(
         named=named,
         today=today,
         near_session=request.near_session,
+        asked_kinds=_asked_kinds(query),
     )
     if weights.spread > 0:
         from .gathering import asks_for_several, spread_over_files
@@ -380,6 +381,12 @@ def _embed_missing(index: SearchIndex, con: sqlite3.Connection, request: _Reques
         batch_size=QUERY_BATCH,
         wait=0.0,
     )
+
+
+def _asked_kinds(query: str) -> frozenset[str]:
+    from .vocabulary import asked_families
+
+    return frozenset(kind for family in asked_families(query) for kind in family.entry_kinds)
 
 
 def _latest_asked(con: sqlite3.Connection, query: str, today: date) -> DateRange | None:

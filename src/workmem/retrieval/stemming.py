@@ -113,10 +113,12 @@ _DERIVATIONS: tuple[tuple[str, str, int], ...] = (
     ("anc", "", 4),
     ("ency", "", 4),
     ("ancy", "", 4),
-    ("ical", "ic", 4),
+    ("ical", "ic", 3),
     ("able", "", 4),
     ("ible", "", 4),
     ("ity", "", 4),
+    ("ant", "", 4),
+    ("ent", "", 5),
     ("age", "", 5),
     ("ly", "", 5),
 )

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from . import kinds
+
 
 @dataclass(frozen=True)
 class Family:
@@ -37,6 +39,8 @@ class Family:
     #: A question of this family is about the latest entries ("what's next?" is asked of
     #: the last session, not of any): search ranks them as if the question named that day.
     latest: bool = False
+    #: Kinds of entry that answer such a question by what they are (``Weights.asked_kind``).
+    entry_kinds: tuple[str, ...] = ()
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -86,6 +90,7 @@ FAMILIES: tuple[Family, ...] = (
         r"\bnext\b|\b(?:left|leave|leaving) off\b|\bpick (?:it )?up\b|\bresume\b|\bcontinue\b"
         r"|接下來|接下来|下一步|繼續|继续",
         latest=True,
+        entry_kinds=(kinds.RESUMPTION,),
     ),
     Family(
         "lesson",
