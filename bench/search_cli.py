@@ -10,7 +10,8 @@ set for the run, and reports each search's wall time and the CPU time of its pro
 uv tool install, say): the installed copy's own Python, bytecode and dependencies are
 what is measured. ``--after-write`` writes a note and ends a session (through the same
 command) before every search, so each search is the first one after new memory was
-written, as after a day's work. The machine's load is printed beside the figures.
+written, as after a day's work; ``--no-warm`` turns the background warmer off (``warm =
+false``). The machine's load is printed beside the figures.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=8)
     parser.add_argument("--embedder", default="auto")
     parser.add_argument("--after-write", action="store_true")
+    parser.add_argument("--no-warm", action="store_true", help="warm = false in workmem.toml")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     root = Path(args.memory).resolve()
@@ -57,8 +59,9 @@ def main(argv: list[str]) -> int:
     questions = [q["text"] for q in spec["question"]][: args.runs]
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKMEM_")}
     env.update(WORKMEM_ROOT=str(root), WORKMEM_NOW=str(spec["asked_at"]))
+    warm = "false" if args.no_warm else "true"
     (root / "workmem.toml").write_text(
-        f'[search]\nembedder = "{args.embedder}"\n', encoding="utf-8"
+        f'[search]\nembedder = "{args.embedder}"\nwarm = {warm}\n', encoding="utf-8"
     )
     runs: list[dict[str, Any]] = []
     for n, question in enumerate(questions):
@@ -83,6 +86,7 @@ def main(argv: list[str]) -> int:
         "workmem": args.workmem,
         "embedder": args.embedder,
         "after_write": args.after_write,
+        "warm": not args.no_warm,
         "load": os.getloadavg(),
         "wall_s": {"median": round(statistics.median(walls), 3), "max": max(walls)},
         "cpu_s": {"median": round(statistics.median(cpus), 3), "max": max(cpus)},

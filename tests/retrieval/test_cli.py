@@ -148,3 +148,30 @@ def test_a_very_long_or_mixed_question_is_answered_from_its_start(
     assert "Database choice" in out and "收工" in out
     code, out, _ = run(["search", "SQLite の 収工 데이터 收工"], capsys)
     assert code == 0 and "17:40 收工" in out
+
+
+def test_an_install_without_bytecode_keeps_it_in_the_user_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import sys
+
+    from workmem import cli
+
+    compiled = {"yes": True}
+    monkeypatch.setattr(cli, "_compiled", lambda package: compiled["yes"])
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setenv("WORKMEM_CACHE_DIR", str(tmp_path / "cache"))
+    assert cli.bytecode_cache() is None  # compiled at install time: nothing changes
+    compiled["yes"] = False
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert cli.bytecode_cache() is None  # Python writes it beside the modules itself
+    # never compiled, and nothing may be written beside the modules: the user cache
+    for read_only, no_bytecode in ((True, False), (False, True)):
+        monkeypatch.setattr(sys, "pycache_prefix", None)
+        monkeypatch.setattr(sys, "dont_write_bytecode", no_bytecode)
+        monkeypatch.setattr(os, "access", lambda path, mode, ro=read_only: not ro)
+        assert cli.bytecode_cache() == str(tmp_path / "cache" / "pycache")
+        assert sys.pycache_prefix == str(tmp_path / "cache" / "pycache")
+        assert sys.dont_write_bytecode is False
