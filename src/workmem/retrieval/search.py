@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import clock
-from ..errors import FormatError, LockTimeoutError, NotFoundError, UsageError
+from ..errors import LockTimeoutError, NotFoundError, UsageError
 from ..root import Workspace
 from . import analyze
 from .bounds import bound_query
@@ -27,6 +27,8 @@ from .index import Progress, RefreshReport, SearchIndex
 from .kinds import KINDS
 from .lexical import candidates
 from .ranking import Candidate, Weights, fuse, title_match
+from .settings import SearchSettings, search_settings
+from .vocabulary import asked_kinds
 
 if TYPE_CHECKING:
     from .embedders import QueryVector
@@ -40,93 +42,11 @@ __all__ = [
     "index_transcript",
     "reindex",
     "search",
+    "search_settings",
     "timeline",
 ]
 
 SESSION_ENV = "WORKMEM_SESSION_ID"
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    embedder: str
-    embed_url: str | None
-    weights: Weights
-    transcripts: bool = False
-    #: Refresh the index in the background after each save (``warm``).
-    warm: bool = True
-
-    def index(self, workspace: Workspace) -> SearchIndex:
-        return SearchIndex(workspace, transcripts=self.transcripts)
-
-
-#: ``search_settings`` per settings file, with the file's stat and the embedder override
-#: they were read under. Checking and parsing ``workmem.toml`` was about 0.3 ms of a 5 ms
-#: lexical search; a process that searches again (the MCP server, the web viewer, a
-#: benchmark) now pays one ``stat``.
-_SETTINGS_SEEN: dict[Path, tuple[tuple[object, ...], SearchSettings]] = {}
-_SETTINGS_SEEN_MAX = 64
-
-
-def search_settings(workspace: Workspace) -> SearchSettings:
-    """``[search]`` of ``workmem.toml``: ``embedder``, ``embed_url``, ``transcripts``,
-    ``warm``, ``[search.weights]``.
-
-    ``WORKMEM_EMBEDDER`` overrides the embedder for one process (tests, benchmarks).
-    """
-    path = workspace.config_file
-    key = _settings_key(path)
-    seen = _SETTINGS_SEEN.get(path)
-    if key is not None and seen is not None and seen[0] == key:
-        return seen[1]
-    settings = _read_search_settings(workspace)
-    if key is not None:
-        if len(_SETTINGS_SEEN) >= _SETTINGS_SEEN_MAX:
-            _SETTINGS_SEEN.clear()
-        _SETTINGS_SEEN[path] = (key, settings)
-    return settings
-
-
-def _settings_key(path: Path) -> tuple[object, ...] | None:
-    """What must be unchanged for settings read before to still hold; None: read again.
-
-    The file's identity is part of it, so a file swapped for a symlink elsewhere is read
-    (and refused) again. A file written within the last two seconds is always re-read: a
-    second write in the same clock tick can leave mtime and size as they were.
-    """
-    import time
-
-    from .index import RACY_NS
-
-    override = os.environ.get("WORKMEM_EMBEDDER")
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return ("absent", override)
-    except OSError:
-        return None
-    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
-        return None
-    return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size, override)
-
-
-def _read_search_settings(workspace: Workspace) -> SearchSettings:
-    from ..config import load_settings
-
-    table = load_settings(workspace).section("search")
-    where = str(workspace.config_file)
-    spec = os.environ.get("WORKMEM_EMBEDDER") or table.get("embedder", "none")
-    url = table.get("embed_url")
-    weights_table = table.get("weights", {})
-    if not isinstance(spec, str) or (url is not None and not isinstance(url, str)):
-        raise FormatError("[search] embedder and embed_url must be strings", path=where)
-    if not isinstance(weights_table, dict):
-        raise FormatError("[search.weights] must be a table", path=where)
-    transcripts = table.get("transcripts", False)
-    warm = table.get("warm", True)
-    if not isinstance(transcripts, bool) or not isinstance(warm, bool):
-        raise FormatError("[search] transcripts and warm must be true or false", path=where)
-    weights = Weights.from_settings(weights_table, where)
-    return SearchSettings(spec, url, weights, transcripts, warm)
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -213,7 +133,7 @@ def search(
     if near_session is None:
         near_session = os.environ.get(SESSION_ENV) or None
     # The background warmer embeds with the configured model; another one given for this
-    # search only (tests, benchmarks) embeds what it needs itself (``_embed_missing``).
+    # search only (tests, benchmarks) embeds what it needs itself (``embed_missing``).
     configured = embedder is None or embedder.strip() == settings.embedder.strip()
     request = _Request(
         query, k, kinds, since, until, session, near_session, weights, model, configured
@@ -316,9 +236,9 @@ def _ranked(
             found.setdefault(chunk, Candidate(chunk, "", "", None, None))
     floor = 0.0
     if vector is not None:
-        from .vectors import dense_candidates, load_table
+        from .vectors import dense_candidates, embed_missing, load_table
 
-        _embed_missing(index, con, request)
+        embed_missing(index, con, request.model, configured=request.configured)
         table = load_table(index, con, request.model)
         keep = table.mask(
             set(kinds) if kinds else None, request.since, request.until, request.session
@@ -342,7 +262,7 @@ def _ranked(
         named=named,
         today=today,
         near_session=request.near_session,
-        asked_kinds=_asked_kinds(query),
+        asked_kinds=asked_kinds(query),
     )
     if weights.spread > 0:
         from .gathering import asks_for_several, spread_over_files
@@ -353,40 +273,12 @@ def _ranked(
     # The same text in two files (a snapshot's file list and its notes' copy) is one hit
     # with both places; copies ranked far below the k-th hit are not looked for.
     head = ranked[: max(SAME_TEXT_DEPTH * request.k, 30)]
+    unique = one_per_text([rows[c.chunk] for c in head])
+    if len(unique) < request.k < len(ranked):  # copies filled the head: look further
+        head = ranked
+        unique = one_per_text([rows[c.chunk] for c in head])
     scores = {c.chunk: c.score for c in head}
-    unique = one_per_text([rows[c.chunk] for c in head])[: request.k]
-    return [make_hit(row, scores[row[0]], needles, also) for row, also in unique]
-
-
-def _embed_missing(index: SearchIndex, con: sqlite3.Connection, request: _Request) -> None:
-    """Chunks without a vector yet (just written) are embedded in the background when a
-    warmer can do it (the configured model, warming on): the search ranks them by their
-    words meanwhile and never waits for a model to read them. Otherwise (warming off, or
-    a model given for this search only) it embeds what fits a small budget itself."""
-    from .vectors import QUERY_BATCH, QUERY_EMBED_BUDGET_S, ensure_vectors, is_complete
-
-    if is_complete(con, request.model):
-        return
-    if request.configured:
-        from .warm import embed_soon, warming
-
-        if warming(index.workspace):
-            embed_soon(index.workspace)
-            return
-    ensure_vectors(
-        index,
-        con,
-        request.model,
-        budget_s=QUERY_EMBED_BUDGET_S,
-        batch_size=QUERY_BATCH,
-        wait=0.0,
-    )
-
-
-def _asked_kinds(query: str) -> frozenset[str]:
-    from .vocabulary import asked_families
-
-    return frozenset(kind for family in asked_families(query) for kind in family.entry_kinds)
+    return [make_hit(row, scores[row[0]], needles, also) for row, also in unique[: request.k]]
 
 
 def _latest_asked(con: sqlite3.Connection, query: str, today: date) -> DateRange | None:

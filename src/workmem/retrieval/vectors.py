@@ -114,6 +114,27 @@ def ensure_vectors(
     return done
 
 
+def embed_missing(
+    index: SearchIndex, con: sqlite3.Connection, embedder: Embedder, *, configured: bool
+) -> None:
+    """Before a dense search: chunks without a vector yet (just written) are embedded in
+    the background when a warmer can do it (``configured``: the model of
+    ``workmem.toml``, and warming on); the search ranks them by their words meanwhile
+    and never waits for a model to read them. Otherwise (warming off, or a model given
+    for this search only) it embeds what fits ``QUERY_EMBED_BUDGET_S`` itself."""
+    if is_complete(con, embedder):
+        return
+    if configured:
+        from .warm import embed_soon, warming
+
+        if warming(index.workspace):
+            embed_soon(index.workspace)
+            return
+    ensure_vectors(
+        index, con, embedder, budget_s=QUERY_EMBED_BUDGET_S, batch_size=QUERY_BATCH, wait=0.0
+    )
+
+
 def _missing(con: sqlite3.Connection, embedder: Embedder) -> list[tuple[int, str]]:
     rows = con.execute(
         "SELECT c.id, c.ehash FROM chunks c LEFT JOIN vectors v"

@@ -139,6 +139,11 @@ def heading_words(headings: list[str]) -> str:
     return " ".join(found)
 
 
+def asked_kinds(query: str) -> frozenset[str]:
+    """Kinds of entry that answer ``query`` by what they are (``Family.entry_kinds``)."""
+    return frozenset(kind for family in asked_families(query) for kind in family.entry_kinds)
+
+
 @lru_cache(maxsize=256)
 def asked_families(query: str) -> tuple[Family, ...]:
     """The families whose question form ``query`` has."""

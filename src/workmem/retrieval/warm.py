@@ -147,7 +147,7 @@ def _wanted(workspace: Workspace) -> bool:
 
     if not db_path(workspace).is_file():
         return False
-    from .search import search_settings
+    from .settings import search_settings
 
     return search_settings(workspace).warm
 
@@ -161,7 +161,7 @@ def _written_since(workspace: Workspace, since_ns: int) -> bool:
 
 def _behind(workspace: Workspace) -> bool:
     """True when a file changed since it was indexed (a walk and one query, no lock)."""
-    from .search import search_settings
+    from .settings import search_settings
 
     index = search_settings(workspace).index(workspace)
     with index.connect() as con:
@@ -245,7 +245,8 @@ def warm(workspace: Workspace) -> bool:
 
 
 def _refresh(workspace: Workspace) -> None:
-    from .search import embedder_for, search_settings
+    from .search import embedder_for
+    from .settings import search_settings
 
     settings = search_settings(workspace)
     index = settings.index(workspace)
