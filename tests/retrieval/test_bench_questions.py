@@ -110,7 +110,7 @@ def test_a_bad_question_file_is_a_format_error_saying_what_is_wrong(
 def test_the_shipped_question_file_is_complete_and_split(tmp_path: Path) -> None:
     spec = load(REPO / "bench" / "natural_questions.toml")
     parts = [q.part for q in spec.questions]
-    assert len(parts) >= 60 and abs(parts.count("tune") - parts.count("held")) <= 2
+    assert len(parts) >= 60 and parts.count("tune") >= 30 and parts.count("held") >= 30
     assert {q.lang for q in spec.questions} == {"en", "zh"}
     assert len({q.text for q in spec.questions}) == len(spec.questions)
 

@@ -87,6 +87,18 @@ def test_a_bare_weekday_is_the_latest_such_day(ws: Workspace) -> None:
     ]:
         span = query_range(query, monday)
         assert span is not None and (span.start, span.end) == (day, day), query
+    # a day of the month alone is the latest such day, a month back if need be
+    for query, day in [
+        ("what happened on the 21st", date(2026, 5, 21)),
+        ("on the 25th", monday),
+        ("on the 28th", date(2026, 4, 28)),
+        ("on the 31st", date(2026, 3, 31)),  # April has no 31st
+        ("2號做了什麼", date(2026, 5, 2)),
+        ("10日の作業", date(2026, 5, 10)),
+    ]:
+        span = query_range(query, monday)
+        assert span is not None and (span.start, span.end) == (day, day), query
+    assert query_range("2日間かかった", monday) is None  # "for two days" names no day
     # a time written out wins over a bare weekday
     span = query_range("Thursday, May 7 2026", monday)
     assert span is not None and span.start == date(2026, 5, 7)

@@ -23,10 +23,11 @@ A query may name several times; the rules, in order:
 
 Words that name no day ("a few days ago", 幾天前, 며칠 전) give no range.
 
-A bare weekday ("what did we do on Monday", 週二, 火曜日, 화요일), which the date engine
-never guesses (an event said to happen "on Tuesday" may be next Tuesday), is read here as
-the most recent such day, today included: a question to a memory is about the past. It is
-used only when the query names no other time.
+A bare weekday ("what did we do on Monday", 週二, 火曜日, 화요일) or day of the month ("on
+the 2nd", 2號, 2日), which the date engine never guesses (an event said to happen "on
+Tuesday" may be next Tuesday), is read here as the most recent such day, today included: a
+question to a memory is about the past. It is used only when the query names no other
+time.
 """
 
 from __future__ import annotations
@@ -96,6 +97,32 @@ def bare_weekdays(query: str, today: date) -> DateRange | None:
     return DateRange(min(days), max(days)) if days else None
 
 
+_MONTH_DAY = re.compile(
+    r"\bthe\s+(?P<en>[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)\b"
+    r"|(?<![0-9月/\-.])(?P<cjk>[1-9]|[12][0-9]|3[01])\s*[號号日](?![間间前後后])",
+    re.IGNORECASE,
+)
+
+
+def bare_month_days(query: str, today: date) -> DateRange | None:
+    """The most recent day (today included) of each day of the month ``query`` names."""
+    days: list[date] = []
+    for match in _MONTH_DAY.finditer(query):
+        number = int(match.group("en") or match.group("cjk"))
+        year, month = today.year, today.month
+        for _ in range(3):  # "the 31st" asked in April is March's
+            if number <= today.day or (year, month) != (today.year, today.month):
+                try:
+                    days.append(date(year, month, number))
+                    break
+                except ValueError:
+                    pass
+            year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+        if len(days) >= query_bounds.MAX_DATES:
+            break
+    return DateRange(min(days), max(days)) if days else None
+
+
 def query_range(query: str, today: date) -> DateRange | None:
     """The time ``query`` names, resolved against ``today``, or None when it names none.
 
@@ -104,7 +131,7 @@ def query_range(query: str, today: date) -> DateRange | None:
     query = query_bounds.prefix(query, query_bounds.MAX_DATE_CHARS)
     hits = [hit for hit in find_dates(query, today) if hit.resolved][: query_bounds.MAX_DATES]
     if not hits:
-        return bare_weekdays(query, today)
+        return bare_weekdays(query, today) or bare_month_days(query, today)
     written = _written_out(query, today, hits)
     framed = [_in_the_past(hit, today) for hit in _years_framed(hits, written)]
     kept = [hit for hit in framed if hit.span in written] or framed
