@@ -29,7 +29,11 @@ def write(path: Path, text: str) -> None:
 
 @pytest.fixture
 def ws(root: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    import workmem.retrieval.vectors as vectors
+
     monkeypatch.delenv("WORKMEM_EMBEDDER", raising=False)
+    # what is stored and reused, not a search's budget: one search embeds the fixture
+    monkeypatch.setattr(vectors, "QUERY_BATCH", 16)
     write(
         root / "memory" / "2026-05-24.md",
         "# 2026-05-24\n\n### Car\n\nThe car would not start this morning, the battery was flat."
@@ -139,7 +143,7 @@ def test_openai_compatible_endpoint(
     ws: Workspace, endpoint: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WORKMEM_EMBED_KEY", "test-key")
-    # warming off: the search embeds the four chunks itself, within its budget
+    # warming off: the search embeds what is missing itself (one batch here)
     write(
         ws.root / "workmem.toml",
         f'[search]\nembedder = "openai:tiny-embed"\nembed_url = "{endpoint}"\nwarm = false\n',

