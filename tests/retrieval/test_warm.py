@@ -165,7 +165,7 @@ def test_with_warming_off_a_dense_search_embeds_one_small_batch_itself(
         entry(ws.root, "2026-05-22", f"0{n}:00 Note {n}", f"Entry number {n} about caching.")
     monkeypatch.setattr(warm, "_start", lambda workspace: pytest.fail("no warmer when off"))
     assert search(ws, "caching entry")
-    assert vector_total(ws) == QUERY_BATCH == 2  # one small batch: the search stays cheap
+    assert vector_total(ws) == QUERY_BATCH == 1  # one chunk: the search stays cheap
     for _ in range(5):
         search(ws, "caching entry")
     assert vector_total(ws) == 6  # the next searches caught up

