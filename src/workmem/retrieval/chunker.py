@@ -120,8 +120,11 @@ def chunk_markdown(text: str, kind: str | None = None) -> list[Chunk]:
             following = sections[index + 1] if index + 1 < len(sections) else None
             if following is None or following.level <= section.level:
                 found = [Chunk(section.title, section.line, section.line)]
-        # A template's "None" says nothing; as a hit it would only crowd out real ones.
-        found = [chunk for chunk in found if not _template_text(chunk.text)]
+        # A template's "None" says nothing; as a hit it would only crowd out real ones. A
+        # starter paragraph sits above a file's first section, so only there is it looked for.
+        found = [chunk for chunk in found if not is_placeholder_text(chunk.text)]
+        if section.level <= 1:
+            found = [chunk for chunk in found if not boilerplate.is_starter_text(chunk.text)]
         for chunk in found:
             chunk.headings = list(headings)
             chunk.title = chunk.title or (headings[-1] if headings else "")
@@ -133,10 +136,6 @@ def chunk_markdown(text: str, kind: str | None = None) -> list[Chunk]:
         for chunk in chunks:
             chunk.about = " · ".join(about)
     return chunks
-
-
-def _template_text(text: str) -> bool:
-    return is_placeholder_text(text) or boilerplate.is_starter_text(text)
 
 
 def _heading_date(headings: list[str]) -> str | None:
