@@ -137,6 +137,15 @@ def test_a_hit_is_titled_by_its_headings_and_its_session() -> None:
     assert snapshot is not None
     (files,) = chunk_file(snapshot, snapshot_file())
     assert label(snapshot, files) == "Files / Artifacts · billing export"
+    relay_text = "# Session Relay Snapshot\n\n## ✅ Completed This Session\n\n- Ship\n"
+    for rel, when in [
+        ("memory/relay-archive/2026-05-20-101500.md", "2026-05-20 10:15"),
+        ("memory/relay-snapshot.md", "latest"),
+    ]:
+        relay = kinds.classify(rel)
+        assert relay is not None
+        (done,) = chunk_file(relay, relay_text)
+        assert label(relay, done) == f"✅ Completed This Session · handoff {when}"
 
 
 @pytest.fixture

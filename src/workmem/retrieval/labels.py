@@ -4,7 +4,9 @@ A chunk's heading alone says little once it is out of its file: nine hits titled
 and Corrections" from nine sessions read the same. A hit's title (its ``label``) says what
 the entry is and where it came from: the heading with the headings above it inside the
 file ("Decisions · Session 8 · 17:30 · codex-main-agent"), and for a session's own files
-what the session was about ("Errors and Corrections · mise run lint is showing errors…").
+what the session was about ("Errors and Corrections · mise run lint is showing errors…"),
+for a relay snapshot which handoff it was ("✅ Completed This Session · handoff
+2026-03-02 12:00").
 The heading itself is kept apart for ranking (``ranking.title_match``).
 
 An entry's kind is part of what it is, and a question often names only that: "what does
@@ -14,6 +16,8 @@ the user prefer" is answered by the user's typed memory whether or not its text 
 """
 
 from __future__ import annotations
+
+import re
 
 from . import kinds
 from .chunker import Chunk
@@ -44,6 +48,9 @@ def _short(text: str) -> str:
     return flat if len(flat) <= TOPIC_CHARS else flat[: TOPIC_CHARS - 1].rstrip() + "…"
 
 
+_RELAY_STAMP = re.compile(r"(\d{4}-\d{2}-\d{2})-(\d{2})(\d{2})\d{2}\.md$")
+
+
 def label(file: kinds.MemoryFile, chunk: Chunk) -> str:
     """The title a hit of ``chunk`` is shown under (see the module docstring)."""
     title = chunk.title
@@ -51,6 +58,10 @@ def label(file: kinds.MemoryFile, chunk: Chunk) -> str:
     if headings and title == headings[-1]:
         # the headings between the file's title and this one: "Decisions · Session 8 …"
         title = " · ".join([title, *reversed(headings[1:-1])])
+    if file.kind == kinds.RELAY:
+        stamp = _RELAY_STAMP.search(file.rel)
+        when = f"{stamp.group(1)} {stamp.group(2)}:{stamp.group(3)}" if stamp else "latest"
+        return f"{title} · handoff {when}"
     if file.kind in (kinds.SNAPSHOT, kinds.NOTES, kinds.ARCHIVE) and chunk.session_id:
         topic = chunk.about.split(" · ")[0] if chunk.about else ""
         if topic and _short(topic) not in title:
