@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test lint typecheck unit bench sync-soak clean agents
+.PHONY: install demo test lint typecheck unit bench sync-soak ends-soak clean agents
 
 install: $(TEST_STAMP)
 
@@ -54,12 +54,18 @@ bench: install
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/transcript_size.py --huge-mb 100
 	if [ -d ../shared/data/continuity ]; then \
-		$(BIN)/workmem bench continuity --data ../shared/data/continuity; fi
+		$(BIN)/workmem bench continuity --data ../shared/data/continuity; \
+		$(BIN)/workmem bench handoff --data ../shared/data/continuity; fi
+	if [ -d ../shared/data/continuity/claude-code ]; then $(BIN)/python bench/day.py; fi
 	$(BIN)/python bench/sync.py
 
 # The three-machine sync property test with many more random runs than `make test` does.
 sync-soak: install
 	WORKMEM_SYNC_EXAMPLES=$${WORKMEM_SYNC_EXAMPLES:-60} $(BIN)/pytest -q tests/sync/test_three_clones.py
+
+# Parallel session ends through the CLI, the hook and MCP, many rounds (`make test` runs one).
+ends-soak: install
+	WORKMEM_ENDS_ROUNDS=$${WORKMEM_ENDS_ROUNDS:-12} $(BIN)/pytest -q tests/journal/test_parallel_ends.py -k every_face
 
 # The viewer's browser tests (tests/web/test_browser.py) drive Debian's headless Chromium
 # and need a Chinese font; without them those tests skip and say so. Installs both (apt, as
@@ -110,3 +116,20 @@ $(MUTATION_STAMP): $(TEST_STAMP)
 
 mutation: install $(MUTATION_STAMP)
 	nice -n 10 $(BIN)/python bench/mutation.py $(MODULES)
+
+# The plugin and extension folders (plugins/, .claude-plugin/) are made by the code that
+# writes setup's hooks; a test checks the repository holds exactly what it makes.
+.PHONY: plugins dist
+plugins: $(DEMO_STAMP)
+	$(BIN)/python -m workmem.platforms.plugin_files .
+
+# A wheel in dist/, for a package index later or `pipx install dist/workmem-*.whl` now;
+# checked by installing it into a fresh virtualenv and running it.
+dist: $(BIN)/python
+	rm -rf dist build/dist-check
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
+	$(PYTHON) -m venv build/dist-check
+	build/dist-check/bin/python -m pip install --quiet dist/workmem-*.whl
+	build/dist-check/bin/workmem --version
+	rm -rf build/dist-check
+	@ls -1 dist

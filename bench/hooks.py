@@ -3,6 +3,10 @@
 
 Targets (issue 7): user-prompt-submit under 6x and session-start under 10x the bare start.
 
+A turn's end (stop) costs the agent only the hook's answer (the save runs detached); the
+save it starts is timed apart, in the foreground, with the transcript grown by one exchange
+before each run as between two turns: that is the machine time every turn costs.
+
 Two prompt figures: the transcript unchanged since the last hook (the target row), and the
 transcript grown by one exchange before each run, as between two real prompts, which makes
 the hook parse the new lines with the platform's reader.
@@ -162,6 +166,8 @@ def main() -> None:
         ask = json.dumps({**base, "prompt": "please look at the failing test in auth"})
         prompt = [exe, "hook", "UserPromptSubmit", "--platform", "claude-code"]
         start = [exe, "hook", "SessionStart", "--platform", "claude-code"]
+        stop = [exe, "hook", "Stop", "--platform", "claude-code"]
+        stop_saves = [*stop, "--foreground"]
         bare = Case("python -c pass", [sys.executable, "-c", "pass"])
         cases = [
             Case("user-prompt-submit", prompt, ask, "< 6x"),
@@ -174,6 +180,14 @@ def main() -> None:
                 start,
                 json.dumps({**base, "session_id": "", "source": "startup"}),
                 "< 10x",
+            ),
+            Case("stop (the hook's answer)", stop, json.dumps(base), "info"),
+            Case(
+                "  (the save it starts, per turn)",
+                stop_saves,
+                json.dumps(base),
+                "info",
+                lambda n: grow(transcript, 1000 + n),
             ),
         ]
         timed([bare, *cases], options.runs, env)

@@ -7,10 +7,15 @@ Prints, with the machine's load average (figures on a loaded machine are slower)
 - ``Store.write_text`` of that board and ``Board.update`` on 10,000 rows, each with the
   redaction steps and with them replaced by stand-ins that do nothing (what a write cost
   before), interleaved in one process;
-- ``redact()`` throughput on clean prose and on secret-dense text;
-- the time of a few hostile inputs (one long line, thousands of names, a cut-off key).
+- ``redact()`` throughput on clean prose, a coding session's notes, CJK prose and
+  secret-dense text;
+- the time of hostile inputs (one long line, thousands of names, cut-off keys, inputs
+  built for each pattern to backtrack on).
 
-    .venv/bin/python bench/redact.py [--runs 21]
+``--against SRC`` loads another version's ``src/workmem`` beside this one and measures
+both in the same process, interleaved (a loaded machine slows both alike):
+
+    .venv/bin/python bench/redact.py [--runs 21] [--against ../old/src] [--only throughput]
 """
 
 from __future__ import annotations
@@ -147,7 +152,7 @@ def _identity(store: object, path: object, text: str) -> str:
     return text
 
 
-def _nothing_found(text: str) -> tuple[str, int]:
+def _nothing_found(text: str, **_options: object) -> tuple[str, int]:
     return text, 0
 
 
@@ -155,7 +160,7 @@ def _same_row(values: list[str]) -> list[str]:
     return values
 
 
-def throughput(runs: int) -> None:
+def _texts() -> dict[str, str]:
     prose = (
         "We decided to keep the board as a markdown table and to verify every write. "
         "The hook reads the transcript tail and injects the snapshot at session start.\n"
@@ -164,34 +169,94 @@ def throughput(runs: int) -> None:
         "export DB_PASS=Zq8xN2vL5p and token ghp_iS2G8NPRVdD53X83RZJzzzzgEOzdmenCkhvM; "
         "my password is Kettle9-Orchid. postgres://app:hunter2hunter2@db/prod\n"
     ) * 500
-    print("redact() throughput (MB/s, median)")
-    for name, text in (("clean prose", prose), ("secret-dense", dense)):
-        ms = median_ms(partial(redact, text), max(3, runs // 3))
-        print(f"  {name:<13} {len(text) / 1e6:5.2f} MB  {len(text) / 1e6 / (ms / 1000):8.1f} MB/s")
+    session = (  # what a coding session's notes and tool output look like, no secret
+        "- 14:02 Ran `pytest -q tests/auth` → 3 failed: test_token_refresh, test_import\n"
+        '{"tool": "Edit", "file_path": "/home/dev/src/auth/session.py", "old": "import os"}\n'
+        "--- PASS: TestWriteCommitted_BranchField (0.01s)\n"
+        "commit 3f9a1c2b7d4e5f60718293a4b5c6d7e8f9012345 Merge: 1a2b3c4 5d6e7f8\n"
+        "| 2026-05-25-1318-claude-code | auth | Export the connection settings | done |\n"
+    ) * 800
+    cjk = (
+        "我們決定把看板保留為 markdown 表格，每次寫入都要驗證。密碼規則改成至少十二個字元。"
+        "フックはトランスクリプトの末尾を読みます。비밀번호 정책을 바꿨습니다.\n"
+    ) * 1500
+    return {"clean prose": prose, "session notes": session, "CJK prose": cjk, "secret-dense": dense}
 
 
-def hostile() -> None:
+def _load(src: str) -> Callable[[str], tuple[str, int]]:
+    """``redact`` of another version of workmem (its ``src`` folder), loaded beside this one
+    under another package name, so both run in one process on the same texts."""
+    import importlib
+    import sys
+
+    holder = Path(tempfile.mkdtemp())
+    (holder / "workmem_other").symlink_to(Path(src).resolve() / "workmem")
+    sys.path.insert(0, str(holder))
+    return importlib.import_module("workmem_other.redact").redact  # type: ignore[no-any-return]
+
+
+def throughput(runs: int, against: str | None) -> None:
+    """MB/s of ``redact()``; with ``against``, that version's in the same runs, interleaved."""
+    versions: dict[str, Callable[[str], tuple[str, int]]] = {"this": redact}
+    if against:
+        versions = {"other": _load(against), "this": redact}
+    print(f"redact() throughput (MB/s, median of {max(5, runs)} interleaved runs)")
+    print(f"  {'text':<14} {'MB':>5}  " + "  ".join(f"{name:>8}" for name in versions))
+    for name, text in _texts().items():
+        samples: dict[str, list[float]] = {v: [] for v in versions}
+        for _ in range(max(5, runs)):
+            for version, run in versions.items():
+                start = time.perf_counter()
+                run(text)
+                samples[version].append(time.perf_counter() - start)
+        rates = [len(text) / 1e6 / statistics.median(samples[v]) for v in versions]
+        print(f"  {name:<14} {len(text) / 1e6:5.2f}  " + "  ".join(f"{r:8.1f}" for r in rates))
+
+
+def hostile(against: str | None) -> None:
+    """Inputs built to make a pattern backtrack: each must stay roughly linear."""
     cases = {
         "20k names on one line": "password=abcdefgh " * 20_000,
         "5k cut-off keys": "-----BEGIN PRIVATE KEY-----\n" * 5000,
         "mysql x20k, no -p": "mysql " * 20_000,
         "200k-char identifier": "a" * 200_000,
+        "20k PuTTY headers": "PuTTY-User-Key-File-3: ssh-rsa\n" * 20_000,
+        "sqlplus, long words": "sqlplus " + ("a" * 150 + " ") * 3000 + "/@",
+        "50k colon labels": "password: " * 50_000,
+        "50k key chains": "token: a: " * 50_000,
+        "base64 key runs": "LS0tLS1CRUdJTi" + ("A" * 16 + " ") * 20_000,
+        "50k Korean labels": "비밀번호는 abc-" * 50_000,
+        "PASS then 200k chars": "PASS: " + "a" * 200_000,
     }
+    versions: dict[str, Callable[[str], tuple[str, int]]] = {"this": redact}
+    if against:
+        versions = {"other": _load(against), "this": redact}
     print("hostile inputs (ms, one run)")
+    print(f"  {'input':<24} " + "  ".join(f"{name:>8}" for name in versions))
     for name, text in cases.items():
-        print(f"  {name:<24} {median_ms(partial(redact, text), 1):8.1f}")
+        times = [median_ms(partial(run, text), 1) for run in versions.values()]
+        print(f"  {name:<24} " + "  ".join(f"{t:8.1f}" for t in times))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument(
+        "--against", metavar="SRC", help="another version's src folder, measured beside this one"
+    )
+    parser.add_argument(
+        "--only", choices=["throughput", "hostile"], help="run one part (the fast ones)"
+    )
     options = parser.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    write_path(options.runs)
-    store_write_ab(options.runs)
-    board_update_ab(options.runs)
-    throughput(options.runs)
-    hostile()
+    if options.only is None:
+        write_path(options.runs)
+        store_write_ab(options.runs)
+        board_update_ab(options.runs)
+    if options.only in (None, "throughput"):
+        throughput(options.runs, options.against)
+    if options.only in (None, "hostile"):
+        hostile(options.against)
 
 
 if __name__ == "__main__":

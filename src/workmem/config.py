@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 AGENT_NAME_ENV = "WORKMEM_AGENT_NAME"
+#: ``workmem.toml`` holds a few tables of settings; a larger file is not one
+SETTINGS_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,9 @@ class BoardSettings:
     lock_timeout: float = 10.0
     #: organize archives stale rows not updated for this many days; 0 (default) = never
     archive_stale_after_days: int = 0
+    #: a session whose row, hooks or transcript were active this many minutes ago is still
+    #: running: organize never deletes it
+    running_minutes: int = 120
 
 
 @dataclass(frozen=True)
@@ -77,14 +82,16 @@ def numbers_from(cls: type, table: dict[str, Any], section: str, path: str) -> d
 def load_settings(workspace: Workspace) -> Settings:
     path = workspace.config_file
     raw: dict[str, Any] = {}
-    if path.is_file():
+    if path.exists():  # a pipe or device under its name is refused, not taken for none
         import tomllib
 
+        from .files.bounded import read_file
         from .files.confine import RootGuard
 
         real = RootGuard(workspace).check(path)  # never a settings file outside the root
+        data = read_file(real, limit=SETTINGS_BYTES, what="settings file", shown=str(path))
         try:
-            raw = tomllib.loads(real.read_bytes().decode("utf-8-sig"))
+            raw = tomllib.loads(data.decode("utf-8-sig"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise FormatError(f"invalid settings file: {exc}", path=str(path)) from None
     board_table = raw.get("board", {})
@@ -96,6 +103,9 @@ def load_settings(workspace: Workspace) -> Settings:
             board_table, "lock_timeout", float, BoardSettings.lock_timeout, str(path)
         ),
         archive_stale_after_days=_typed(board_table, "archive_stale_after_days", int, 0, str(path)),
+        running_minutes=_typed(
+            board_table, "running_minutes", int, BoardSettings.running_minutes, str(path)
+        ),
     )
     agent_name = os.environ.get(AGENT_NAME_ENV) or _typed(raw, "agent_name", str, None, str(path))
     platform = _typed(raw, "platform", str, None, str(path))

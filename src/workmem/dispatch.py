@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import i18n
 from .errors import UsageError, WorkmemError
 from .i18n import message
-from .phrases import Intent
+from .intents import Intent
 from .root import Workspace
 
 if TYPE_CHECKING:
@@ -32,6 +33,25 @@ class RunContext:
     session_id: str | None = None
     transcript: Path | None = None
     home: Path | None = None
+    #: called with the memory session a workflow registered for this conversation when it
+    #: had none on the board (the prompt hook records its platform session's pair, so one
+    #: platform session stays one memory session: the next save finds this one)
+    adopt: Callable[[str], None] | None = None
+
+
+def workflow_words(workflow: str, language: str = "en") -> str:
+    """What a person reads for a workflow ("Session wrap-up", 收工（保存這次的記憶）…),
+    never its id."""
+    return i18n.text(language, f"workflow.{workflow}")
+
+
+def describe(intent: Intent | None, language: str = "en") -> str:
+    """One line for ``workmem say``: the workflow in words, and what it names."""
+    if intent is None:
+        return i18n.text(language, "workflow.none")
+    named = [v for k, v in sorted(intent.args.items()) if k in ("session_id", "topic")]
+    words = workflow_words(intent.workflow, language)
+    return f"{words}: {', '.join(named)}" if named else words
 
 
 @dataclass
@@ -66,16 +86,39 @@ def _need_session(run: RunContext, workflow: str) -> str:
     return run.session_id
 
 
+def _on_board(run: RunContext) -> str | None:
+    """The current session when the board still has its row. A mapped session that
+    organize or an archive has since removed counts as none: the workflow registers
+    this conversation again (and ``adopt`` moves its platform session there)."""
+    if not run.session_id:
+        return None
+    return run.session_id if _board(run).index.read().get(run.session_id) else None
+
+
+def _adopted(run: RunContext, session_id: str) -> None:
+    run.session_id = session_id
+    if run.adopt is not None:
+        run.adopt(session_id)
+
+
 def _register(intent: Intent, run: RunContext) -> IntentResult:
+    """Manual registration (seed 001): a new active row and its snapshot, the topic and
+    summary taken from the conversation where there is a transcript, not the defaults."""
     from .board.lifecycle import register_session
 
-    ctx = _board(run)
-    if run.session_id and ctx.index.read().get(run.session_id) is not None:
+    if _on_board(run):
         return update_from_transcript(intent, run)
-    result = register_session(ctx)
-    return IntentResult(
-        intent.workflow, True, f"Your Memory Session ID is: {result.session_id}", result.session_id
-    )
+    result = register_session(_board(run))
+    sid = result.session_id
+    _adopted(run, sid)
+    text = f"Your Memory Session ID is: {sid}"
+    details: dict[str, object] = {}
+    if run.transcript is not None:
+        from .continuity.save import NOTES, SNAPSHOT
+
+        report = _save_parts(run, sid, intent.workflow, (NOTES, SNAPSHOT))
+        details = {"saved": list(report.done), "failed": report.failed}
+    return IntentResult(intent.workflow, True, text, sid, details)
 
 
 def _save_parts(
@@ -122,21 +165,26 @@ def update_from_transcript(intent: Intent, run: RunContext) -> IntentResult:
 
 
 def _failed(run: RunContext, intent: Intent, error: object) -> str:
-    return message(run.workspace, "flow.failed", workflow=intent.workflow, error=error)
+    words = workflow_words(intent.workflow, i18n.language_for(run.workspace))
+    return message(run.workspace, "flow.failed", workflow=words, error=error)
 
 
 def _continue(intent: Intent, run: RunContext) -> IntentResult:
     from .board.links import continue_session
 
     source = intent.args["session_id"]
-    result = continue_session(_board(run), source, as_id=run.session_id)
+    current = _on_board(run)
+    result = continue_session(_board(run), source, as_id=current)
     text = message(run.workspace, "flow.continued", sid=result.session_id, source=source)
-    if run.session_id is None:
+    if current is None:
+        _adopted(run, result.session_id)
         text = f"Your Memory Session ID is: {result.session_id}\n{text}"
-    snapshot = _board(run).snapshot_text(source)
-    if snapshot:
+    # The source's work: its handoff where the hooks saw it, else its snapshot as written.
+    body = _handoff(run, source, current=result.session_id, link=False)
+    body = body or (_board(run).snapshot_text(source) or "").strip()
+    if body:
         head = message(run.workspace, "flow.source_snapshot", source=source)
-        text += f"\n\n{head}\n\n{snapshot.strip()}"
+        text += f"\n\n{head}\n\n{body}"
     return IntentResult(intent.workflow, True, text, result.session_id)
 
 
@@ -162,7 +210,8 @@ def _archive(intent: Intent, run: RunContext) -> IntentResult:
 def _organize(intent: Intent, run: RunContext) -> IntentResult:
     from .board.cleanup import organize
 
-    report = organize(_board(run))
+    # The caller's own row is never swept, even while it is still an idle placeholder.
+    report = organize(_board(run), current=run.session_id)
     ws = run.workspace
     none = message(ws, "flow.none")
     lines = [message(ws, "flow.organized")]
@@ -173,6 +222,8 @@ def _organize(intent: Intent, run: RunContext) -> IntentResult:
         ("flow.protected", list(report.protected)),
     ):
         lines.append(message(ws, key, ids=", ".join(ids) or none))
+    if report.kept_running:
+        lines.append(message(ws, "flow.kept_running", ids=", ".join(report.kept_running)))
     lines += [
         message(ws, "flow.attention", sid=sid, why=why) for sid, why in report.inconsistent.items()
     ]
@@ -198,6 +249,10 @@ def _restore(intent: Intent, run: RunContext) -> IntentResult:
     from .relay.workflows import restore
 
     fresh = intent.workflow == "relay.archive"
+    if not fresh:
+        handed = _handoff(run, intent.args.get("topic") or None)
+        if handed is not None:
+            return IntentResult(intent.workflow, True, handed)
     result = restore(run.workspace, fresh=fresh, platform=run.platform, home=run.home)
     ws = run.workspace
     if fresh:
@@ -206,6 +261,37 @@ def _restore(intent: Intent, run: RunContext) -> IntentResult:
         return IntentResult(intent.workflow, True, message(ws, "flow.fresh", where=where))
     text = result.text or message(ws, "flow.nothing_restored")
     return IntentResult(intent.workflow, True, text)
+
+
+def _handoff(
+    run: RunContext, wanted: str | None = None, *, current: str | None = None, link: bool = True
+) -> str | None:
+    """ "Continue from the last session" (or one named by ID or topic words): its full
+    handoff, linked on the board (Continues From / Referenced By); None when there is none
+    (the relay's restore of the last conversations stands in)."""
+    from .continuity.handoff import after_the_start, handoff
+    from .errors import NotFoundError
+
+    current = current or run.session_id
+    budget, seen = after_the_start(run.workspace, current)
+    try:
+        done = handoff(
+            run.workspace,
+            wanted,
+            current=current,
+            link=link,
+            platform=run.platform,
+            home=run.home,
+            budget=budget,
+            explicit=True,
+            seen=seen,
+        )
+    except NotFoundError as exc:
+        if wanted and not link:
+            return None  # a named session the board has but the hooks never saw
+        said = str(exc)
+        return f"{said[:1].upper()}{said[1:]}." if "still looks active" in said else None
+    return done.briefing.text
 
 
 def _migrate(intent: Intent, run: RunContext) -> IntentResult:

@@ -25,6 +25,7 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("workmem.platforms.hook_command", "check_hook_commands"),
     ("workmem.platforms.steps", "check_platform_steps"),
     ("workmem.sync.copies", "check_sync"),
+    ("workmem.sync.unfinished", "check_unfinished_merges"),
 )
 
 

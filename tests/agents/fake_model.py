@@ -28,6 +28,8 @@ from typing import Any
 
 MAX_REQUESTS = 400
 MAX_BODY = 32 * 1024 * 1024
+#: the longest a ``hold`` step keeps a request open (the test releases it sooner)
+HOLD_LIMIT = 120.0
 #: phrases by which each client asks for a summary of the conversation (compaction)
 COMPACTION_PHRASES = (
     "detailed summary of the conversation",
@@ -46,15 +48,30 @@ SUMMARY = "<analysis>Nothing to add.</analysis>\n<summary>Summary: some work was
 
 @dataclass
 class Step:
-    """One model turn: call the platform's ``plan`` or ``write`` tool, or say ``text``."""
+    """One model turn: call the platform's ``plan`` or ``write`` tool, say ``text``,
+    ``call`` the offered tool named ``path`` (an MCP tool: ``mcp__server__name`` …) with
+    ``arguments``, or ``hold``: keep the request open until the test releases it (an agent
+    killed mid-task is killed while it waits for the model)."""
 
-    kind: str  # "plan" | "write" | "text"
+    kind: str  # "plan" | "write" | "text" | "call" | "hold"
     text: str = ""
     path: str = ""
     content: str = ""
     items: list[tuple[str, str]] = field(default_factory=list)  # (item, status)
     #: input tokens the answer reports (a client compacts once it passes its limit)
     usage: int = 1200
+    arguments: dict[str, Any] = field(default_factory=dict)
+    #: for a ``call``: what to answer instead while the client does not offer the tool yet
+    #: (a client that adds its MCP servers' tools once they have started)
+    until_offered: Step | None = None
+
+
+def offered(name: str, tools: set[str]) -> str:
+    """The offered tool ``name`` is known by: itself, or a client's prefixed form of it."""
+    for tool in sorted(tools):
+        if tool == name or tool.endswith((f"__{name}", f"_{name}", f".{name}")):
+            return tool
+    return name
 
 
 @dataclass
@@ -103,6 +120,11 @@ class FakeModel:
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
         self._ids = 0
+        #: per scenario, the answers given while waiting for a tool (not steps of it)
+        self._waited: dict[str, int] = {}
+        #: set when a ``hold`` step is reached; ``release`` lets the held answer go
+        self.holding = threading.Event()
+        self.release = threading.Event()
 
     def next_id(self, prefix: str) -> str:
         with self._lock:
@@ -139,7 +161,17 @@ class FakeModel:
             if later_prompt:
                 continue  # the scenario was answered; this is another prompt
             steps = scenario.steps
-            return steps[min(done, len(steps) - 1)]
+            waited = self._waited.get(scenario.marker, 0)
+            step = steps[min(done - waited, len(steps) - 1)]
+            if step.until_offered is not None and offered(step.path, tools) not in tools:
+                with self._lock:
+                    self._waited[scenario.marker] = waited + 1
+                return step.until_offered
+            if step.kind == "hold":
+                self.holding.set()
+                self.release.wait(HOLD_LIMIT)
+                return Step("text", text="Released.")
+            return step
         return Step("text", text="OK.")
 
 
@@ -168,27 +200,43 @@ def _anthropic_turns(body: dict[str, Any]) -> list[tuple[str, str]]:
         if isinstance(content, str):
             turns.append((role, content))
             continue
+        results = []
         for block in content or []:
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "tool_result":
-                turns.append(("tool", "\n".join(_strings(block.get("content")))))
+                results.append("\n".join(_strings(block.get("content"))))
             elif block.get("type") == "text":
                 turns.append((role, str(block.get("text", ""))))
+        if results:  # the results of one answer's calls: one step done
+            turns.append(("tool", "\n".join(results)))
     return turns
 
 
-def _anthropic_tool_call(step: Step, tools: set[str]) -> tuple[str, dict[str, Any]]:
+def _anthropic_tool_calls(step: Step, tools: set[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The calls of one answer. A plan without TodoWrite (Claude Code 2.1 offers the task
+    tools, deferred) is one TaskCreate per item, then a TaskUpdate for each item that is
+    not pending, in one answer (Claude Code runs them in order; ids count from 1)."""
+    if step.kind == "call":
+        return [(offered(step.path, tools), step.arguments)]
     if step.kind == "plan":
         if "TodoWrite" in tools:
             todos = [
                 {"content": item, "status": status, "activeForm": item}
                 for item, status in step.items
             ]
-            return "TodoWrite", {"todos": todos}
-        item = step.items[0][0]
-        return "TaskCreate", {"subject": item, "description": item, "activeForm": item}
-    return "Write", {"file_path": step.path, "content": step.content}
+            return [("TodoWrite", {"todos": todos})]
+        calls: list[tuple[str, dict[str, Any]]] = [
+            ("TaskCreate", {"subject": item, "description": item, "activeForm": item})
+            for item, _status in step.items
+        ]
+        calls += [
+            ("TaskUpdate", {"taskId": str(number), "status": status})
+            for number, (_item, status) in enumerate(step.items, 1)
+            if status != "pending"
+        ]
+        return calls
+    return [("Write", {"file_path": step.path, "content": step.content})]
 
 
 def anthropic_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -202,9 +250,9 @@ def anthropic_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
         content = [{"type": "text", "text": step.text}]
         stop = "end_turn"
     else:
-        name, arguments = _anthropic_tool_call(step, tools)
         content = [
             {"type": "tool_use", "id": model.next_id("toolu"), "name": name, "input": arguments}
+            for name, arguments in _anthropic_tool_calls(step, tools)
         ]
         stop = "tool_use"
     message = {
@@ -283,19 +331,28 @@ def _patch_for(path: str, content: str) -> str:
 
 
 def _function_call(model: FakeModel, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {
+    namespace, _, bare = name.rpartition(".")  # a tool of a namespace: "mcp__workmem.get"
+    call = {
         "type": "function_call",
         "id": model.next_id("fc"),
         "call_id": model.next_id("call"),
-        "name": name,
+        "name": bare,
         "arguments": json.dumps(arguments),
         "status": "completed",
     }
+    return {**call, "namespace": namespace} if namespace else call
 
 
 def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     tool_specs = [t for t in body.get("tools", []) if isinstance(t, dict)]
     tools = {str(t.get("name", "")) for t in tool_specs}
+    tools |= {  # the tools of a namespace (Codex groups an MCP server's tools in one)
+        f"{t.get('name')}.{inner.get('name')}"
+        for t in tool_specs
+        if t.get("type") == "namespace"
+        for inner in t.get("tools", [])
+        if isinstance(inner, dict)
+    }
     step = model.choose(_responses_turns(body), tools)
     item: dict[str, Any]
     if step.kind == "text":
@@ -306,6 +363,8 @@ def responses_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, 
             "status": "completed",
             "content": [{"type": "output_text", "text": step.text, "annotations": []}],
         }
+    elif step.kind == "call":
+        item = _function_call(model, offered(step.path, tools), step.arguments)
     elif step.kind == "plan":
         plan = [{"step": text, "status": status} for text, status in step.items]
         item = _function_call(model, "update_plan", {"plan": plan})
@@ -434,6 +493,8 @@ def chat_answer(model: FakeModel, body: dict[str, Any]) -> tuple[dict[str, Any],
 def _generic_tool_call(step: Step, tools: set[str]) -> tuple[str, dict[str, Any]]:
     """A plan or write call with the names and arguments the offered tools use."""
     lowered = {t.lower(): t for t in tools}
+    if step.kind == "call":
+        return offered(step.path, tools), step.arguments
     if step.kind == "plan":
         for name in ("write_todos", "todowrite", "todo_write", "update_plan"):
             if name in lowered:
@@ -603,6 +664,13 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     model: FakeModel
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], BrokenPipeError | ConnectionResetError):
+            return  # a client killed while its request was held: expected, not a failure
+        super().handle_error(request, client_address)
+
 
 @contextmanager
 def serve(scenarios: list[Scenario], *, lifetime: float = 600.0) -> Iterator[tuple[str, FakeModel]]:
@@ -621,6 +689,7 @@ def serve(scenarios: list[Scenario], *, lifetime: float = 600.0) -> Iterator[tup
         yield f"http://127.0.0.1:{port}", server.model
     finally:
         timer.cancel()
+        server.model.release.set()  # a held request must not outlive the test
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)

@@ -45,7 +45,10 @@ def test_claude_code_session_compaction_and_resume(sandbox: Sandbox) -> None:
     claude = client("claude")
     installed = sandbox.workmem("setup", "--platform", "claude-code")
     assert installed.returncode == 0, installed.stderr
-    settings = json.loads((sandbox.project / ".claude" / "settings.json").read_text())
+    # the hooks name this checkout's virtualenv, a path of this machine: Claude Code's
+    # personal settings file, not the shared one
+    assert not (sandbox.project / ".claude" / "settings.json").exists()
+    settings = json.loads((sandbox.project / ".claude" / "settings.local.json").read_text())
     assert set(settings["hooks"]) == {
         "SessionStart",
         "UserPromptSubmit",

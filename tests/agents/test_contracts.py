@@ -228,7 +228,7 @@ def test_cursor_contract(
     )
     assert prompt is None or set(prompt) <= {"continue", "user_message"}
     rules = root / ".cursor" / "rules" / "workmem.mdc"
-    assert "Organized" in rules.read_text() or "organize" in rules.read_text().lower()
+    assert "Organized" in rules.read_text() or "整理 memory" in rules.read_text()
 
 
 # -- OpenClaw: the generated handler, run by a real Node -----------------------------------

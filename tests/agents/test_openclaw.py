@@ -1,6 +1,7 @@
 """OpenClaw itself (``openclaw`` from npm): its Gateway on loopback with the fake model as a
-custom provider, workmem's hook folder enabled with OpenClaw's own ``openclaw hooks
-enable``, an agent turn and the next one.
+custom provider, workmem's hook pack installed with OpenClaw's own ``openclaw plugins
+install`` from a local clone, an agent turn and the next one, then the hook disabled and
+removed.
 
 Internal hooks run only inside the Gateway (``openclaw agent --local`` loads none), so the
 test starts one (bounded, stopped at the end). OpenClaw 2026.9 keeps sessions in the agent's
@@ -14,6 +15,7 @@ session id (a ``reset`` entry starts the next conversation inside it).
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -22,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Sandbox, board_rows, client, read_json, wait_for
+from .conftest import REPO, Sandbox, board_rows, client, read_json, wait_for
 from .fake_model import Scenario, Step, serve
 
 pytestmark = pytest.mark.slow
@@ -106,16 +108,13 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
     ]
     with serve(scenarios, lifetime=900) as (url, model):
         config = _configure(sandbox, url, port)
-        installed = sandbox.workmem("setup", "--platform", "openclaw", "--scope", "user")
-        assert installed.returncode == 0, installed.stderr
-        assert "openclaw hooks enable workmem" in installed.stdout
-        # The user's one step, done with OpenClaw's own command.
-        enabled = sandbox.run([str(openclaw), "hooks", "enable", "workmem"], timeout=120)
-        assert enabled.returncode == 0, enabled.stderr[-2000:]
+        # workmem's hook pack, installed the way OpenClaw installs one (from a local clone's
+        # plugins/workmem-openclaw); the install enables the hook
+        pack = sandbox.project.parent / "clone" / "plugins" / "workmem-openclaw"
+        shutil.copytree(REPO / "plugins" / "workmem-openclaw", pack)
+        sandbox.run_ok([str(openclaw), "plugins", "install", str(pack), "--force"], timeout=180)
         entries = json.loads(config.read_text())["hooks"]["internal"]["entries"]
         assert entries["workmem"]["enabled"] is True
-        again = sandbox.workmem("setup", "--platform", "openclaw", "--scope", "user", "--json")
-        assert json.loads(again.stdout)["user_steps"] == []
 
         log = (sandbox.project.parent / "gateway.log").open("w")
         gateway = subprocess.Popen(
@@ -186,6 +185,13 @@ def test_openclaw_gateway_bootstrap_injects_workmem(sandbox: Sandbox) -> None:
                 gateway.kill()
                 gateway.wait(timeout=10)
             log.close()
+        # OpenClaw 2026.9.6's `plugins uninstall` refuses a hook pack ("not associated with
+        # a tracked package install"): the way out is its own `hooks disable`, then the
+        # pack's folder removed (the README says so)
+        sandbox.run_ok([str(openclaw), "hooks", "disable", "workmem"], timeout=120)
+        entries = json.loads(config.read_text())["hooks"]["internal"]["entries"]
+        assert entries["workmem"]["enabled"] is False
+        shutil.rmtree(sandbox.home / ".openclaw" / "hooks" / "workmem-openclaw")
     assert sandbox.hook_log() == "", sandbox.hook_log()
     saved = read_json(memory / ".workmem" / "last-save.json")
     assert isinstance(saved, dict)

@@ -119,9 +119,16 @@ def test_parallel_session_starts_of_different_platform_sessions_get_their_own_id
     }
 
 
+def not_running(root: Path) -> None:
+    """Organize in the same minute as the start: no session counts as still running (a
+    session started this minute is kept otherwise, see ``test_organize_running``)."""
+    (root / "workmem.toml").write_text("[board]\nrunning_minutes = 0\n")
+
+
 def test_organize_deleting_an_idle_row_then_a_start_in_the_same_minute_gets_a_new_id(
     root: Path,
 ) -> None:
+    not_running(root)
     board = Board()
     first = board.start().session_id
     assert board.organize().deleted_idle == [first]
@@ -145,6 +152,7 @@ def test_after_organize_a_new_platform_session_never_gets_the_deleted_sessions_i
         context = json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
         return str(context.splitlines()[0].removeprefix("Your Memory Session ID is: "))
 
+    not_running(root)
     first = hook("plat-a")
     assert main(["organize", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["deleted_idle"] == [first]
@@ -170,6 +178,7 @@ def test_a_deleted_placeholder_or_an_id_with_only_notes_is_never_issued_again(
 
 
 def test_the_record_of_issued_ids_survives_organize_and_archive(root: Path) -> None:
+    not_running(root)
     board = Board()
     kept = board.register(topic="Real work").session_id
     idle = board.start().session_id

@@ -198,11 +198,14 @@ def test_organize_marks_snapshots_within_its_time_budget(
     assert report.to_dict()["snapshots_unmarked"] == report.snapshots_unmarked
 
 
-def test_organize_keeps_idle_rows_with_snapshots_and_reports_them(root: Path) -> None:
+def test_organize_keeps_idle_rows_with_snapshots_and_reports_them(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     board = Board()
     sid = board.start().session_id
     (root / "memory" / "sessions").mkdir(parents=True)
     (root / "memory" / "sessions" / f"{sid}.md").write_text("# Session: x\n")
+    monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 18:00")  # hours later: not running
     report = board.organize()
     assert report.deleted_idle == []
     assert sid in report.inconsistent

@@ -275,11 +275,14 @@ def test_organize_leaves_rows_with_an_unreadable_date(
     assert rows(root)[sid]["Status"] == "active"
 
 
-def test_organize_reports_an_idle_row_that_has_a_snapshot(root: Path) -> None:
+def test_organize_reports_an_idle_row_that_has_a_snapshot(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     board = Board()
     sid = board.register(topic="Work").session_id
     index = root / "memory" / "index.md"
     index.write_text(index.read_text().replace("| active |", "| idle |"))
+    monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 18:00")  # hours later: not running
     report = Board().organize()
     assert report.inconsistent == {
         sid: "idle row has a session snapshot; resolve by hand "
@@ -343,6 +346,7 @@ def test_organize_report_as_a_dict() -> None:
         "deleted_idle": ["a"],
         "marked_stale": [],
         "kept_active": [],
+        "kept_running": {},
         "protected": {},
         "inconsistent": {},
         "archived": ["b"],

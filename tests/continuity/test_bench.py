@@ -135,3 +135,10 @@ def test_a_run_replays_the_hooks_in_fresh_homes_and_reports(tmp_path: Path) -> N
     assert set(summary["hook_seconds"]) == {"startup", "prompt", "pre-compact", "resume"}
     cut = report["cuts"][0]
     assert cut["tail_score"] is not None and cut["tokens"] > 0
+    # the session start before the work, measured too: its tokens and the seeded memories
+    assert cut["start_tokens"] > 0 and cut["platform"] == "claude-code"
+    assert set(cut["memory_at_start"]) == {"MEMORY.md Active entry", "feedback memory"}
+    assert summary["platforms"]["claude-code"]["cuts"] == 1
+    assert summary["platforms"]["claude-code"]["transcripts"] == 1
+    assert summary["plan_precision"] is not None  # the resume marks its open steps
+    assert summary["without_cut"] == [] and summary["unreadable"] == {}

@@ -267,7 +267,7 @@ def test_hooks_write_no_token_cache(tmp_path: Path) -> None:
     from ..safety.util import workmem
 
     project = tmp_path / "project"
-    project.mkdir()
+    (project / ".git").mkdir(parents=True)  # a project: hooks start memory only in one
     env = {"HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     payload = json.dumps({"session_id": "s", "cwd": str(project), "prompt": "what next?"})
     for event in ("SessionStart", "UserPromptSubmit"):

@@ -21,7 +21,7 @@ CLOUD = "我的雲端硬碟"
 
 def test_hooks_work_in_a_cjk_folder_with_spaces_and_a_uri_transcript(tmp_path: Path) -> None:
     project = tmp_path / CLOUD / "My Project"
-    project.mkdir(parents=True)
+    (project / ".git").mkdir(parents=True)  # a project: hooks start memory only in one
     transcript = claude_code(project / "會話 1.jsonl", cwd=str(project))
     payload = {
         "session_id": "s-1",

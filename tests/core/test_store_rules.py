@@ -116,7 +116,9 @@ def test_reading_a_folder_or_a_device_is_refused_by_name(store: Store) -> None:
     os.mkfifo(root / "memory" / "pipe.md")
     with pytest.raises(WorkmemError) as fifo:
         store.read_bytes(root / "memory" / "pipe.md")
-    assert str(fifo.value) == "memory/pipe.md: is not a regular file; not read"
+    assert str(fifo.value) == (
+        "memory/pipe.md: is a named pipe (FIFO), not a regular file; not read"
+    )
 
 
 def test_reading_an_unreadable_file_names_it_and_the_reason(
@@ -147,8 +149,7 @@ def test_a_file_over_the_size_limit_is_refused_before_reading(
     with pytest.raises(FormatError) as info:
         store.read_bytes(path)
     assert str(info.value) == (
-        "memory/big.md: file is 11 bytes, over the 10-byte limit for memory files; "
-        "nothing was written"
+        "memory/big.md: file is 11 bytes, over the 10-byte limit; nothing was read"
     )
     monkeypatch.setattr(store_module, "MAX_FILE_BYTES", 11)
     assert store.read_bytes(path) == b"x" * 11

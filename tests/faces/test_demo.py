@@ -25,7 +25,7 @@ def test_demo_with_the_embedded_sample_when_shared_is_absent(
     out = capsys.readouterr().out
     assert "replaying workmem's own embedded sample session" in out
     assert "Your Memory Session ID is: 2026-05-25-1318-claude-code-main-agent" in out
-    assert "[workmem: session.update]" in out
+    assert "[workmem: 狀態更新]" in out
     assert "what the next session is given" in out
     assert "Add rate limiting to the login endpoint" in out  # the replayed request returns
     assert "Board is consistent" in out

@@ -13,6 +13,7 @@ from workmem.files.store import Store
 from workmem.hooks.events import PLATFORM_EVENTS, PLATFORMS, canonical_event
 from workmem.hooks.install import install
 from workmem.platforms.codex_trust import codex_feature
+from workmem.platforms.hook_line import entry
 from workmem.root import Workspace
 
 CMD = "/opt/wm/bin/workmem"
@@ -42,7 +43,8 @@ def test_install_twice_adds_once_and_uninstall_removes_only_ours(
         assert f"hook {event} --platform {platform}" in json.dumps(entries)
     removed = install(store, platform, project=project, home=home, command=CMD, remove=True)
     assert sorted(removed.removed) == sorted(PLATFORM_EVENTS[platform])
-    assert json.loads(path.read_text())["hooks"] == {}
+    left = json.loads(path.read_text())
+    assert left == ({"version": 1} if platform == "cursor" else {})  # no "hooks": {} left
 
 
 def test_claude_settings_keep_other_hooks_byte_for_byte(tmp_path: Path) -> None:
@@ -60,7 +62,8 @@ def test_claude_settings_keep_other_hooks_byte_for_byte(tmp_path: Path) -> None:
     }
     text = json.dumps(original, indent=2, ensure_ascii=False) + "\n"
     settings.write_text(text)
-    install(_store(project), "claude-code", project=project, home=tmp_path, command=CMD)
+    # `workmem` from PATH: the shared settings.json (a path would go to settings.local.json)
+    install(_store(project), "claude-code", project=project, home=tmp_path, command="workmem")
     merged = settings.read_text()
     for line in json.dumps(original["hooks"]["PreToolUse"], indent=2).splitlines()[1:-1]:
         assert line in merged
@@ -83,13 +86,19 @@ def test_four_space_indent_is_kept(tmp_path: Path) -> None:
     assert json.loads(path.read_text())["hooks"]["stop"][0] == {"command": "x"}
 
 
-def test_gemini_uses_milliseconds_and_enables_hooks(tmp_path: Path) -> None:
+def test_gemini_uses_milliseconds_and_leaves_hooks_config_alone(tmp_path: Path) -> None:
+    """Gemini CLI's hooks are on by default (hooksConfig.enabled defaults to true): nothing
+    is written there, so nothing is left there after an uninstall."""
     project = tmp_path / "proj"
     install(_store(project), "gemini", project=project, home=tmp_path, command=CMD)
     data = json.loads((project / ".gemini" / "settings.json").read_text())
     hook = data["hooks"]["PreCompress"][0]["hooks"][0]
-    assert hook["timeout"] == 30_000
-    assert data["hooksConfig"]["enabled"] is True
+    assert hook["timeout"] == 30_000 and hook["name"] == "workmem-pre-compact"
+    assert "hooksConfig" not in data
+    settings = project / ".gemini" / "settings.json"
+    settings.write_text('{"hooksConfig": {"enabled": false}}\n')
+    report = install(_store(project), "gemini", project=project, home=tmp_path, command=CMD)
+    assert "hooksConfig.enabled is false" in report.user_steps[0]
 
 
 def test_codex_needs_no_feature_flag_and_the_deprecated_key_is_renamed(tmp_path: Path) -> None:
@@ -174,7 +183,12 @@ def test_each_platform_gets_the_timeouts_it_reads(tmp_path: Path) -> None:
     install(store, "cursor", project=project, home=tmp_path, command=CMD)
     cursor = json.loads((project / ".cursor" / "hooks.json").read_text())
     assert cursor["hooks"]["preCompact"] == [
-        {"command": f"{CMD} hook preCompact --platform cursor", "timeout": 30}
+        {
+            "command": f"command -v {CMD} >/dev/null 2>&1 && {CMD} hook preCompact "
+            "--platform cursor || true",
+            "timeout": 30,
+            "workmem": True,
+        }
     ]
     assert cursor["hooks"]["beforeSubmitPrompt"][0]["timeout"] == 10
     install(store, "codex", project=project, home=tmp_path, command=CMD)
@@ -192,7 +206,7 @@ def test_an_older_workmem_entry_is_replaced_not_doubled(tmp_path: Path) -> None:
     report = install(_store(project), "cursor", project=project, home=tmp_path, command=CMD)
     assert "stop" in report.added
     stops = json.loads(path.read_text())["hooks"]["stop"]
-    assert stops == [{"command": "x"}, {"command": old["command"], "timeout": 10}]
+    assert stops == [{"command": "x"}, entry("cursor", "stop", "stop", CMD)]
 
 
 def test_cursor_rules_file_is_git_ignored_once(tmp_path: Path) -> None:
@@ -275,13 +289,40 @@ def test_codex_trust_without_codex_is_a_warning_not_a_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
     project = tmp_path / "proj"
     report = install(
-        _store(project), "codex", project=project, home=tmp_path, command=CMD, trust=True
+        _store(project),
+        "codex",
+        scope="user",
+        project=project,
+        home=tmp_path,
+        command=CMD,
+        trust=True,
     )
     assert not report.trusted and "not on PATH" in report.warnings[0]
     assert "/hooks" in report.user_steps[0]
-    assert (project / ".codex" / "hooks.json").is_file()
+    assert (tmp_path / ".codex" / "hooks.json").is_file()
+
+
+def test_codex_trust_in_a_project_codex_does_not_trust_is_refused_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex reads a project's .codex/ only in a project it trusts: trusting the hooks there
+    cannot work, and saying "trusted" would be false."""
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    project, home = tmp_path / "proj", tmp_path / "home"
+    store = _store(project)
+    report = install(store, "codex", project=project, home=home, command=CMD, trust=True)
+    assert not report.trusted and report.trust_state == {}
+    assert "has not trusted the project" in report.warnings[0]
+    assert any("trust the project" in s for s in report.user_steps)
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "config.toml").write_text(
+        f'[projects."{tmp_path}"]\ntrust_level = "trusted"\n'  # a folder above: trusted
+    )
+    again = install(store, "codex", project=project, home=home, command=CMD)
+    assert not any("trust the project" in s for s in again.user_steps)
 
 
 WINDOWS_PATHS = [
@@ -303,20 +344,25 @@ def test_windows_command_lines_for_each_shell(tmp_path: Path, program: str) -> N
     store = _store(project)
     for platform in ("claude-code", "codex", "gemini", "cursor"):
         install(store, platform, project=project, home=tmp_path, command=program, windows=True)
-    claude = json.loads((project / ".claude" / "settings.json").read_text())
+    # a path of this user's: Claude Code's personal file, not the shared one
+    claude = json.loads((project / ".claude" / "settings.local.json").read_text())
     hook = claude["hooks"]["SessionStart"][0]["hooks"][0]
     quoted = "'" + program.replace("'", "''") + "'"
     assert hook["shell"] == "powershell"
-    assert hook["command"] == f"& {quoted} hook SessionStart --platform claude-code"
+    assert hook["command"] == (
+        f"if (Get-Command {quoted} -ErrorAction SilentlyContinue) "
+        f"{{ & {quoted} hook SessionStart --platform claude-code }}"
+    )
     gemini = json.loads((project / ".gemini" / "settings.json").read_text())
-    assert gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["command"].startswith(f"& {quoted} ")
+    assert (
+        f"{{ & {quoted} hook BeforeAgent"
+        in gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["command"]
+    )
     codex = json.loads((project / ".codex" / "hooks.json").read_text())
     line = codex["hooks"]["Stop"][0]["hooks"][0]["command"]
-    if " " in program or "(" in program or "&" in program:
-        # cmd /C strips the outer pair and keeps the quoted program intact
-        assert line == f'""{program}" hook Stop --platform codex"'
-    else:
-        assert line == f"{program} hook Stop --platform codex"
+    # cmd.exe /C: the line starts with `if`, so cmd keeps every quote as written
+    word = f'"{program}"' if any(c in program for c in " ()&") else program
+    assert line == f"if exist {word} {word} hook Stop --platform codex"
     # each result is still recognised as workmem's, so a second run adds nothing
     for platform in ("claude-code", "codex", "gemini", "cursor"):
         again = install(
@@ -359,6 +405,7 @@ def test_openclaw_handler_is_asynchronous_and_forwards_only_what_workmem_reads(
         "message:received",
         "session:compact:before",
         "command:stop",
+        "message:sent",
         "command:new",
         "command:reset",
     ):
@@ -382,7 +429,8 @@ def test_doctor_reports_hooks_their_platform_will_not_run(
     report = doctor.run(Workspace(project))
     trust = [f.message for f in report.findings if f.kind == "hook-trust"]
     assert any(m.startswith("gemini (project)") for m in trust)
-    assert not any(m.startswith("codex") for m in trust)  # no codex here: nothing to tell
+    # Codex is not installed here, but its config says the project is not trusted
+    assert any(m.startswith("codex (project): Codex has not trusted the project") for m in trust)
     assert not any("claude" in m for m in trust)
     (home / ".gemini").mkdir(parents=True)
     (home / ".gemini" / "trustedFolders.json").write_text(

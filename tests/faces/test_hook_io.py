@@ -158,8 +158,8 @@ def test_cursor_prompt_answer_holds_only_what_cursor_reads() -> None:
 
 
 # -- context a platform cannot take now, delivered later ----------------------------------
-def _gemini_transcript(path: Path) -> Path:
-    lines = [
+def _gemini_transcript(path: Path, input_tokens: int | None = None) -> Path:
+    lines: list[dict[str, object]] = [
         {"sessionId": "g-1", "projectHash": "p", "startTime": "2026-05-25T13:00:00Z"},
         {"id": "1", "type": "user", "content": [{"text": "Add rate limiting to login"}]},
         {
@@ -176,8 +176,33 @@ def _gemini_transcript(path: Path) -> Path:
             ],
         },
     ]
+    if input_tokens is not None:  # as Gemini CLI records them on its replies
+        lines[-1]["model"] = "gemini-2.5-pro"
+        lines[-1]["tokens"] = {"input": input_tokens, "output": 20, "cached": 0}
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     return path
+
+
+def test_gemini_asks_before_every_request_and_only_a_compression_saves(
+    root: Path, tmp_path: Path
+) -> None:
+    """Gemini CLI fires PreCompress before each request, before it checks its threshold
+    (half the window by default): far below it nothing is saved or kept for the next
+    prompt; near it, or on a manual /compress, the compaction's save and context are."""
+    pending = root / "memory" / ".workmem" / "pending-context.json"
+    small = _gemini_transcript(tmp_path / "small.jsonl", input_tokens=20_000)
+    base = {"session_id": "g-1", "transcript_path": str(small), "cwd": str(root)}
+    _cli_hook(root, "gemini", "SessionStart", {**base, "source": "startup"})
+    assert _cli_hook(root, "gemini", "PreCompress", {**base, "trigger": "auto"}) == ""
+    assert not pending.exists()
+    assert _cli_hook(root, "gemini", "PreCompress", {**base, "trigger": "manual"})
+    assert "Write limiter" in json.loads(pending.read_text())["gemini:g-1"]
+    pending.unlink()
+    full = _gemini_transcript(tmp_path / "full.jsonl", input_tokens=520_000)
+    near = {**base, "session_id": "g-2", "transcript_path": str(full)}
+    _cli_hook(root, "gemini", "SessionStart", {**near, "source": "startup"})
+    assert _cli_hook(root, "gemini", "PreCompress", {**near, "trigger": "auto"})
+    assert "gemini:g-2" in json.loads(pending.read_text())
 
 
 def _cli_hook(root: Path, platform: str, event: str, payload: Mapping[str, object]) -> str:
@@ -263,7 +288,7 @@ def test_cursor_context_goes_to_a_rules_file(root: Path, tmp_path: Path) -> None
     answer = _cli_hook(root, "cursor", "beforeSubmitPrompt", {**base, "prompt": "狀態更新"})
     assert answer.strip() in ("", '{"continue": true}')  # no context: Cursor would drop it
     updated = rules.read_text()
-    assert "## Latest from workmem" in updated and "session.update" in updated
+    assert "## Latest from workmem" in updated and "[workmem: 狀態更新]" in updated
     assert updated.split("## Latest from workmem")[0].strip() in text  # the state is kept
 
 

@@ -72,7 +72,7 @@ def test_claude_code_session_lifecycle_on_a_built_transcript(
     out = hook(
         capsys, monkeypatch, "claude-code", "UserPromptSubmit", {**base, "prompt": "狀態更新"}
     )
-    assert "[workmem: session.update]" in _context("claude-code", out)
+    assert "[workmem: 狀態更新]" in _context("claude-code", out)
     assert rows(root)[sid]["Status"] == "active"
     snapshot = (root / "memory" / "sessions" / f"{sid}.md").read_text()
     assert "src/auth/limit.py" in snapshot
@@ -128,7 +128,8 @@ def test_every_platform_with_its_real_fixture(
         "cursor": "preCompact",
         "openclaw": "session:compact:before",
     }[platform]
-    hook(capsys, monkeypatch, platform, compact, payload)
+    # a /compact (Gemini CLI also asks before every request; only a compression saves)
+    hook(capsys, monkeypatch, platform, compact, {**payload, "trigger": "manual"})
     assert (root / "memory" / "relay-snapshot.md").is_file()
     assert not (root / "memory" / ".workmem" / "hook.log").exists()
 
@@ -140,7 +141,10 @@ def test_hook_fails_open_on_a_corrupt_board(
     board.parent.mkdir(parents=True)
     board.write_text("| not | the board |\n|---|---|\n")
     out = hook(capsys, monkeypatch, "claude-code", "SessionStart", {"session_id": "x"})
-    assert out == ""
+    # The board costs its own parts only: no ID, one line saying so, the rest of the start.
+    context = _context("claude-code", out)
+    assert context.startswith("No Memory Session ID yet") and "workmem doctor" in context
+    assert "## Using memory" in context
     assert "expected" in (root / "memory" / ".workmem" / "hook.log").read_text()
     assert board.read_text() == "| not | the board |\n|---|---|\n"
 

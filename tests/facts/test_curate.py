@@ -203,3 +203,42 @@ def test_now_defaults_to_pinned_clock(root: Path) -> None:
     report = curate(Workspace(root))
     assert "2026-05-25 13:18 curate" in (root / "MEMORY.md").read_text()
     assert report.changed
+
+
+def test_the_same_fact_in_other_words_is_merged_into_the_fuller_entry(root: Path) -> None:
+    """Seed 004 curation merges duplicates: "JWT auth" and "JWT authentication" are one."""
+    text = MEMORY.replace(
+        "- Undated fact about the repo\n",
+        "- Undated fact about the repo\n"
+        "- The API uses JWT auth (2026-05-02)\n"
+        "- The API uses JWT authentication (2026-05-12)\n"
+        "- Retry at most 5 times (2026-05-02)\n"
+        "- Retry at most 50 times (2026-05-12)\n",
+    )
+    _write(root, text)
+    report = curate(Workspace(root), now=NOW)
+    merged = {m.text: m.reason for m in report.merged}
+    assert merged["The API uses JWT auth (2026-05-02)"] == "the same fact in other words"
+    project = read_tiers((root / "MEMORY.md").read_text()).active["Project"]
+    assert "The API uses JWT authentication (2026-05-12)" in project
+    assert "JWT auth (2026-05-02)" not in project
+    # numbers are never "the same word": both retry limits stay for a person to decide
+    assert "Retry at most 5 times" in project and "Retry at most 50 times" in project
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("the api uses jwt auth", "the api uses jwt authentication", True),
+        ("store config in env", "store configuration in environment", True),
+        ("run the test suite", "run the tests suite", True),
+        ("retry at most 5 times", "retry at most 50 times", False),
+        ("use redis for cache", "use redis for caching layer", False),
+        ("ci push", "ci pushes", False),  # too short to judge
+        ("部署 需要 vpn 連線", "部署 需要 vpn 連線設定", False),
+    ],
+)
+def test_same_fact_rule(a: str, b: str, same: bool) -> None:
+    from workmem.facts.curate import _same_fact
+
+    assert _same_fact(a, b) is same

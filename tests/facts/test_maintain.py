@@ -361,3 +361,26 @@ def test_archived_index_line_is_not_re_added(root: Path) -> None:
     )
     update_index(store, now=NOW, touched={"reference_old.md"})
     assert "reference_old.md" in (root / "MEMORY.md").read_text()
+
+
+def test_the_last_three_history_entries_stay_whole_however_long() -> None:
+    """Seed 000, 5a: "keep last 3 entries" means the entries, not their headings with a
+    pointer to the archive."""
+    entries = []
+    for i in range(5):
+        body = [f"- change {i}.{n}: moved the retry budget to {n} attempts" for n in range(12)]
+        entries += [f"### 2026-05-{10 + i:02d} — Retries", "", *body, ""]
+    facts = [f"- endpoint {i}: /v2/thing{i}" for i in range(30)]
+    text = FRONT + "\n".join(["Docs.", "", "## Endpoints", "", *facts, "", "## History", ""])
+    text += "\n" + "\n".join(entries) + "\n"
+    result = compress_text(text, "reference_apis.md", TODAY)
+    assert result is not None
+    kept = result.text.split("## History", 1)[1]
+    for i in (2, 3, 4):  # the last three, every line of each
+        assert f"### 2026-05-{10 + i:02d} — Retries" in kept
+        for n in range(12):
+            assert f"- change {i}.{n}: moved the retry budget to {n} attempts" in kept
+    assert "more lines in memory/archive.md" not in result.text
+    assert "2026-05-10" not in kept and "2026-05-11" not in kept
+    archived = "\n".join(line for _origin, lines in result.archived for line in lines)
+    assert "change 0.0" in archived and "change 1.11" in archived

@@ -63,7 +63,7 @@ def test_a_chinese_prompt_in_a_hook_makes_the_call_speak_chinese(
     ]
     # A Chinese prompt: the workflow it asks for answers in Chinese.
     said = hook(capsys, monkeypatch, "UserPromptSubmit", {**base, "prompt": "好，整理 memory 吧"})
-    assert "[workmem: organize]" in said and "已整理 memory/index.md：" in said
+    assert "[workmem: 整理 memory]" in said and "已整理 memory/index.md：" in said
     assert "Organized" not in said
     # A save reads the user's words from the transcript: the session's texts are Chinese.
     context = hook(capsys, monkeypatch, "SessionStart", {**base, "source": "startup"})
@@ -71,9 +71,9 @@ def test_a_chinese_prompt_in_a_hook_makes_the_call_speak_chinese(
     hook(capsys, monkeypatch, "SessionEnd", {**base, "reason": "exit"})
     row = next(r for r in rows(root) if r["Session ID"] == sid)
     assert row["Topic"] == REQUEST_ZH  # the placeholder topic was filled in
-    assert row["Summary"].startswith("最後的請求：")
+    assert row["Summary"].startswith("處理：")  # the account, in the prompt's language
     snapshot = (root / "memory" / "sessions" / f"{sid}.md").read_text(encoding="utf-8")
-    assert "自動保存 (2026-05-25 13:18): 最後的請求：" in snapshot
+    assert "自動保存 (2026-05-25 13:18): 處理：" in snapshot
     log = (root / "memory" / "2026-05-25.md").read_text(encoding="utf-8")
     assert f"Session {sid} 結束：" in log
     assert "- 上下文用量" in log and "- 進行中：" in log

@@ -82,8 +82,11 @@ def test_the_row_model_knows_every_placeholder(language: str) -> None:
 
 
 @pytest.mark.parametrize("languages", BOARDS)
-def test_organize_deletes_every_idle_placeholder_row(root: Path, languages: list[str]) -> None:
+def test_organize_deletes_every_idle_placeholder_row(
+    root: Path, languages: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     ids = write_board(root, languages)
+    monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 18:00")  # hours later: none is running
     report = Board(root).organize()
     assert sorted(report.deleted_idle) == sorted(idle for idle, _ in ids.values())
     assert sorted(report.kept_active) == sorted(active for _, active in ids.values())

@@ -128,7 +128,7 @@ def test_the_relay_notes_speak_the_setting(root: Path, tmp_path: Path, language:
     log = result.daily_log.read_text(encoding="utf-8")
     assert "### Session Relay Auto-Save (13:18)" in log  # the heading is the seed's marker
     assert text(language, "relay.context_at", pct="") in log
-    assert text(language, "relay.completed") in log
+    assert text(language, "relay.active", text="") in log
 
 
 def test_the_relay_warning_and_the_zone_announcements() -> None:
@@ -149,4 +149,7 @@ def test_a_saves_account_of_the_session(tmp_path: Path, language: str) -> None:
     transcript = read_transcript(claude_code(tmp_path / "t.jsonl"), "claude-code")
     said = state_text(transcript, language)
     request = "Add rate limiting to the login endpoint"
-    assert said.startswith(text(language, "save.last_request", text=request).split(request)[0])
+    # No plan and no closing words: what was worked on, then what the transcript shows
+    # came of it (the tests it ran), in the user's language.
+    assert said.startswith(text(language, "account.worked_on", text=request))
+    assert text(language, "account.tests_passed", figures=" (3 passed)") in said

@@ -42,6 +42,24 @@ def test_a_file_that_held_only_the_directive_is_deleted(root: Path, platform: st
     assert not (root / name).exists()
 
 
+@pytest.mark.parametrize(
+    "before",
+    [
+        "model: gpt-4o\nread: [CONVENTIONS.md]\n",
+        'read:  [a.md, "b c.md" ]  # team rules\nauto-commits: false\n',
+        "read: []\n",
+        "read: [ ]",
+    ],
+)
+def test_aiders_flow_list_gets_the_entry_and_gives_it_back(root: Path, before: str) -> None:
+    conf = root / ".aider.conf.yml"
+    conf.write_text(before)
+    assert bootstrap(Workspace(root), "aider").status == "added"
+    assert MARKER in conf.read_text()
+    assert remove_directive(Workspace(root), "aider").status == "removed"
+    assert conf.read_text() == before
+
+
 def test_crlf_and_bom_survive_the_round_trip(root: Path) -> None:
     agents = root / "AGENTS.md"
     original = "\ufeff# Rules\r\n\r\n- Use pytest\r\n".encode()

@@ -98,7 +98,7 @@ def test_doctor_finds_a_hook_whose_command_is_gone(
     report = run_doctor(Workspace(project))
     found = [f.message for f in report.findings if f.kind == "hook-command"]
     assert len(found) == 3  # one per configuration, not one per event
-    assert any(".claude/settings.json" in m for m in found)
+    assert any(".claude/settings.local.json" in m for m in found)  # a path: the personal file
     assert any("hooks/workmem/HOOK.md" in m for m in found)
     assert any(str(home / ".codex" / "hooks.json") in m for m in found)
     assert all(f"{script} does not exist" in m for m in found)

@@ -13,6 +13,7 @@ from workmem.errors import FormatError, OutsideRootError, UsageError
 from workmem.hooks.events import PLATFORM_EVENTS, PLATFORMS
 from workmem.platforms.bootstrap import MARKER
 from workmem.platforms.hook_command import installed_commands
+from workmem.platforms.hook_line import program_of
 from workmem.platforms.setup import setup
 
 from .util import tree, workmem_script
@@ -59,7 +60,7 @@ def test_detected_agents_get_memory_hooks_directive_and_ignore(
     for platform in ("claude-code", "codex"):
         found = installed_commands(platform, "project", project, home)
         assert len(found) == len(PLATFORM_EVENTS[platform])
-        assert all(c.startswith(f"{command} hook ") for c in found)
+        assert all(program_of(c) == str(command) for c in found)
     agents = (project / "AGENTS.md").read_text()
     assert agents.startswith("# House rules\n\n- Run the tests.\n") and MARKER in agents
     assert not (project / "CLAUDE.md").exists()  # Claude Code has its own memory
@@ -99,7 +100,8 @@ def test_dry_run_writes_nothing_and_shows_each_change(project: Path, command: Pa
     assert actions[("settings", None)] == "would-create"
     changes = {name: after for s in plan.steps for name, (_, after) in s.changes.items()}
     assert MARKER in changes["AGENTS.md"] and changes["AGENTS.md"].startswith("# House rules")
-    assert "hook SessionStart --platform claude-code" in changes[".claude/settings.json"]
+    # a path of this user's goes to Claude Code's personal settings file
+    assert "hook SessionStart --platform claude-code" in changes[".claude/settings.local.json"]
     # and the real run then writes exactly what the dry run showed
     setup(project, home=project.parent / "home", command=str(command))
     for name, after in changes.items():
@@ -144,13 +146,27 @@ def test_agent_name_is_kept_in_workmem_toml_and_names_sessions(
     assert "2026-05-25-1318-backend-bot" in capsys.readouterr().out
 
 
-def test_existing_settings_are_kept_and_the_difference_is_said(
-    project: Path, command: Path
+def test_agent_name_asked_for_is_written_into_existing_settings(
+    project: Path, command: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (project / "workmem.toml").write_text('agent_name = "mine"\n[board]\nstale_days = 3\n')
+    """--agent-name on a project that has a workmem.toml: its line is replaced (or added on
+    top), every other line kept, and the summary says so; not silently ignored."""
+    toml = project / "workmem.toml"
+    toml.write_text('# ours\nagent_name = "mine"\n[board]\nstale_days = 3\n')
     report = setup(project, home=project.parent / "home", agent_name="other", command=str(command))
-    assert (project / "workmem.toml").read_text().startswith('agent_name = "mine"')
-    assert any("agent_name = 'mine'" in w for w in report.warnings)
+    assert toml.read_text() == '# ours\nagent_name = "other"\n[board]\nstale_days = 3\n'
+    step = next(s for s in report.steps if s.part == "settings")
+    assert step.action == "updated" and 'was "mine"' in step.detail
+    toml.write_text('[board]\nstale_days = 3\nagent_name = "board-only"\n')  # not top level
+    setup(project, home=project.parent / "home", agent_name="third", command=str(command))
+    assert toml.read_text().startswith('agent_name = "third"\n[board]\n')
+    assert (
+        main(["setup", "--platform", "codex", "--agent-name", "fourth", "--command", str(command)])
+        == 0
+    )
+    assert "updated       settings: workmem.toml" in capsys.readouterr().out
+    again = setup(project, home=project.parent / "home", agent_name="fourth", command=str(command))
+    assert not again.changed
 
 
 @pytest.mark.parametrize("name", ["../escape", "a/b", "Big Name", ""])
@@ -235,9 +251,12 @@ def test_workmem_on_path_is_the_default_command(
     monkeypatch.setenv("PATH", f"{command.parent}:/usr/bin:/bin")
     report = setup(project, home=project.parent / "home", platforms=["cursor"])
     assert report.command is not None and report.command.path == command
-    assert report.command.source == "workmem on PATH" and report.command.warning is None
+    assert report.command.source == f"on your PATH: {command}" and report.command.warning is None
+    # by name, not by path: the shared file holds nothing of this user's machine
+    assert report.command.program == "workmem" and not report.command.personal
     found = installed_commands("cursor", "project", project, project.parent / "home")
-    assert found and all(c.startswith(f"{command} hook") for c in found)
+    assert found and all(program_of(c) == "workmem" for c in found)
+    assert str(command.parent) not in (project / ".cursor" / "hooks.json").read_text()
 
 
 def test_user_scope_writes_hooks_in_home(project: Path, command: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -47,10 +48,33 @@ def test_tool_install_from_the_repository_then_setup(tmp_path: Path, tool: str) 
     project.mkdir()
     (tmp_path / "home").mkdir(exist_ok=True)
     done = run_ok(["workmem", "setup", "--platform", "codex"], cwd=project, env=env)
-    assert f"hooks run: {link} (workmem on PATH)" in done.stdout
+    assert f"hooks run: workmem (on your PATH: {link})" in done.stdout
     assert "Note:" not in done.stdout  # the link lasts: nothing to warn about
     hooks = json.loads((project / ".codex" / "hooks.json").read_text())["hooks"]
     command = hooks["SessionStart"][0]["hooks"][0]["command"]
-    assert command.startswith(f"{link} hook SessionStart")
+    assert command == (
+        "command -v workmem >/dev/null 2>&1 && workmem hook SessionStart --platform codex || true"
+    )
     out = fire(command, {"session_id": "c-1", "cwd": str(project)}, project, env)
     assert answer_context("codex", out).startswith("Your Memory Session ID is: ")
+    # a missing extra names this install's own route
+    hint = "pipx inject workmem 'mcp>=2.3'" if tool == "pipx" else "uv tool install --force"
+    mcp = subprocess.run(
+        ["workmem", "mcp"], capture_output=True, text=True, cwd=project, env=env, check=False
+    )
+    assert mcp.returncode == 2 and hint in mcp.stderr, mcp.stderr
+    # the way out, in the README's order: uninstall, then remove the tool; then a hook left
+    # behind in another project does nothing and says nothing
+    run_ok(["workmem", "setup", "--uninstall"], cwd=project, env=env)
+    assert not (project / ".codex").exists()
+    other = tmp_path / "other"
+    other.mkdir()
+    run_ok(["workmem", "setup", "--platform", "codex"], cwd=other, env=env)
+    left = json.loads((other / ".codex" / "hooks.json").read_text())["hooks"]
+    if tool == "pipx":
+        run_ok([sys.executable, "-m", "pipx", "uninstall", "workmem"], env=env)
+    else:
+        run_ok([str(shutil.which("uv")), "tool", "uninstall", "workmem"], env=env)
+    assert not link.exists()
+    after = fire(left["Stop"][0]["hooks"][0]["command"], {"session_id": "c-2"}, other, env)
+    assert after == ""

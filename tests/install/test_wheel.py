@@ -101,7 +101,7 @@ def test_installed_wheel_sets_up_and_answers_each_hook(
     env = tool_env(installed, home)
     done = run_ok(["workmem", "setup", "--platform", platform], cwd=project, env=env)
     assert "Done: every change above was read back from disk." in done.stdout
-    assert f"hooks run: {installed / 'workmem'} (workmem on PATH)" in done.stdout
+    assert f"hooks run: workmem (on your PATH: {installed / 'workmem'})" in done.stdout
     assert "Note:" not in done.stdout  # a tool install: nothing to warn about
     again = run_ok(["workmem", "setup", "--platform", platform], cwd=project, env=env)
     assert "Nothing to change" in again.stdout
@@ -125,7 +125,7 @@ def test_installed_wheel_sets_up_and_answers_each_hook(
             assert first.startswith(f"Your Memory Session ID is: 2026-05-25-1318-{platform}-")
             sid = first.removeprefix("Your Memory Session ID is: ")
         elif platform == "claude-code" and event == "UserPromptSubmit":
-            assert "[workmem: session.update]" in answer_context(platform, out)
+            assert "[workmem: 狀態更新]" in answer_context(platform, out)
         elif platform == "claude-code" and event == "PreCompact":
             assert "saved" in json.loads(out)["systemMessage"]
         elif out.strip():

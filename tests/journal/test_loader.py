@@ -165,8 +165,8 @@ def test_new_topic_loads_memory_and_every_thread_header(
     _workspace(root, monkeypatch)
     monkeypatch.setenv("WORKMEM_NOW", "2026-05-25 09:00")
     context = MemoryLoader(root).load_session_context("Can we set up CI caching?")
-    # A question also asks for recall; the new-topic loading is there all the same.
-    assert context.metadata["branches"] == ["new_topic", "recall"]
+    # A question about the work in front of the agent is no recall question: no search.
+    assert context.metadata["branches"] == ["new_topic"]
     for text in ("## Long-term memory (MEMORY.md)", "Prefers short answers", "Alice, backend"):
         assert text in context.text
     for thread in ("**thread-auth-redesign**", "**thread-parser**", "**thread-記憶**"):
@@ -361,3 +361,72 @@ def test_a_question_funds_deep_recall_before_the_broad_context(
         "What did we choose for the rate limiter?", BudgetConfig(total=700)
     )
     assert "We chose Redis for the rate limiter." in context.text
+
+
+@pytest.mark.parametrize(
+    ("message", "recall"),
+    [
+        ("how do I run the tests?", False),
+        ("Can we set up CI caching?", False),
+        ("what's wrong with the parser?", False),
+        ("why does the build fail on main?", False),
+        ("這個測試為什麼會失敗？", False),
+        ("このテストはなぜ失敗するの？", False),
+        ("이 테스트 왜 실패해?", False),
+        ("please fix the flaky test in auth", False),
+        ("What did we decide about the cache?", True),
+        ("When did Caroline go to the support group?", True),
+        ("What is Caroline's relationship status?", True),
+        ("我們上次決定用什麼資料庫？", True),
+        ("前回何を決めましたか？", True),
+        ("지난주에 뭐 결정했지?", True),
+        ("Do you remember the auth token flow", True),
+    ],
+)
+def test_deep_recall_runs_for_recall_questions_only(message: str, recall: bool) -> None:
+    """Seed 004 keeps most sessions in Phases 1-3: the deep phase's search is for questions
+    the memory answers (the past, someone by name), not every question."""
+    from workmem.journal.strategy import wants_recall
+
+    assert wants_recall(message) is recall
+
+
+def _many_logs(root: Path, count: int) -> None:
+    from datetime import date, timedelta
+
+    from workmem.files.store import Store
+    from workmem.journal.daily import append_entry
+    from workmem.journal.log_index import rebuild
+    from workmem.root import Workspace
+
+    store = Store(Workspace(root))
+    first = date(2026, 3, 1)
+    for n in range(count):
+        body = f"Routine work on day {n}."
+        if n == 2:
+            body = "Migrated the zephyr billing exporter to the new queue."
+        append_entry(store, first + timedelta(days=n), "Session", body)
+    rebuild(store, Workspace(root))
+
+
+def test_past_thirty_logs_the_deep_phase_picks_logs_through_the_log_index(root: Path) -> None:
+    """Seed 004: the daily-log index is for "when daily logs exceed ~30"."""
+    _many_logs(root, 35)
+    context = MemoryLoader(root).load_session_context("Back to the zephyr billing exporter")
+    assert context.metadata["strategy"] == "deep_reload"
+    assert "memory/log-index.md" in context.metadata["files"]
+    assert "daily logs chosen through log-index.md" in context.text
+    assert "Migrated the zephyr billing exporter" in context.text  # 33 days old: found by its row
+    assert "2026-04-04.md" in context.text  # the newest fill the rest
+
+
+def test_few_logs_or_a_broken_index_load_the_newest_logs(root: Path) -> None:
+    _many_logs(root, 12)
+    context = MemoryLoader(root).load_session_context("Back to the zephyr billing exporter")
+    assert "memory/log-index.md" not in context.metadata["files"]
+    assert "## Deep recall (newest daily logs)" in context.text
+    _many_logs(root, 35)
+    (root / "memory" / "log-index.md").write_text("| Date | Nope |\n|---|---|\n| x | y |\n")
+    context = MemoryLoader(root).load_session_context("Back to the zephyr billing exporter")
+    assert "## Deep recall (newest daily logs)" in context.text
+    assert any("daily-log index" in w for w in context.metadata["warnings"])

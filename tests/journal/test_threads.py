@@ -167,3 +167,37 @@ def test_unknown_update_keys_are_refused() -> None:
         ThreadUpdate.from_mapping("thread-x", {"current_postion": "typo"})
     with pytest.raises(UsageError, match="list of text"):
         ThreadUpdate.from_mapping("thread-x", {"new_open_questions": [1, 2]})
+
+
+def test_a_session_end_links_the_log_and_the_thread_both_ways(root: Path) -> None:
+    """Seed 004: "lightweight bidirectional refs": the log names the thread, the thread
+    names the log (its Last touched line, and each decision the session added)."""
+    from workmem.journal.writer import MemoryWriter
+
+    writer = MemoryWriter(root)
+    writer.end_session(
+        session_summary="Auth work",
+        resumption_note="Pick up the refresh flow.",
+        thread_updates={
+            "thread-auth": {
+                "current_position": "JWT chosen; refresh flow next.",
+                "new_decisions": ["Use JWT access tokens"],
+            }
+        },
+    )
+    log = (root / "memory" / "2026-05-25.md").read_text()
+    assert "Use JWT access tokens [ref: thread-auth]" in log  # log -> thread
+    thread = ThreadsDoc.parse((root / "memory" / "threads.md").read_text()).get("thread-auth")
+    assert thread is not None
+    text = "\n".join(thread.lines())
+    assert "Use JWT access tokens [ref: memory/2026-05-25.md#decisions]" in text  # thread -> log
+    assert "[ref: memory/2026-05-25.md]" in next(x for x in thread.head if "Last touched" in x)
+    assert thread.last_touched().startswith("2026-05-25")
+    # the same decision noted again another day is not added twice
+    writer.end_session(
+        session_summary="More auth",
+        resumption_note="n",
+        thread_updates={"thread-auth": {"new_decisions": ["Use JWT access tokens"]}},
+    )
+    again = (root / "memory" / "threads.md").read_text()
+    assert again.count("Use JWT access tokens") == 1

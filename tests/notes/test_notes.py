@@ -377,3 +377,31 @@ def test_notes_end_to_end_on_the_real_claude_fixture(
     assert "Write `CLAUDE.md` failed (unresolved)" in notes["Errors and Corrections"]
     assert "Done (1): Create CLAUDE.md with essential information" in notes["Current State"]
     assert result.tokens == 17437
+
+
+def test_heuristic_notes_fill_what_only_the_conversation_says(root: Path, tmp_path: Path) -> None:
+    """Seed 003's sections the hooks cannot see: Codebase Documentation and Learnings come
+    from what was said; Key Results hold results, not the replies' ordinary sentences."""
+    w = ClaudeWriter(session="cc-2", cwd=str(root))
+    w.user("The HTTP tests hang. Always mock the clock in this repo.")
+    w.assistant(
+        "`Client.fetch` wraps every request in the retry loop. It turns out the backoff "
+        "slept for real, so the tests waited 30 s each. I'll switch them to a fake clock."
+    )
+    w.user("How long does the suite take now?")
+    w.assistant("It takes 4.2 s now.\n\nI'll commit it next.")
+    notes_path = w.write(tmp_path / "cc-2.jsonl")
+    result = update_notes(Workspace(root), session_id=SID, transcript=notes_path)
+    notes = template.parse(result.path.read_text())
+    assert (
+        "- `Client.fetch` wraps every request in the retry loop." in notes["Codebase Documentation"]
+    )
+    learned = notes["Learnings"]
+    assert "It turns out the backoff slept for real" in learned
+    assert "User: Always mock the clock in this repo." in learned
+    results = notes["Key Results"]
+    assert "Q: How long does the suite take now?\nA: It takes 4.2 s now." in results
+    assert "I'll commit it next" not in results and "I'll switch them" not in results
+    # a second extraction keeps what is there and adds nothing twice
+    again = update_notes(Workspace(root), session_id=SID, transcript=notes_path)
+    assert template.parse(again.path.read_text())["Learnings"] == learned

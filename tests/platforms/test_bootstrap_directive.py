@@ -90,10 +90,21 @@ def test_aider_read_entries(root: Path) -> None:
     assert yaml.safe_load(text) == {"read": ["CONVENTIONS.md", "MEMORY.md"], "model": "x"}
     assert bootstrap(Workspace(root), "aider").status == "present"
 
-    conf.write_text("read: [CONVENTIONS.md]\n")
-    with pytest.raises(ConflictError, match="by hand"):
-        bootstrap(Workspace(root), "aider")
-    assert conf.read_text() == "read: [CONVENTIONS.md]\n"
+    # a flow list on one line: MEMORY.md goes inside the brackets
+    conf.write_text("read: [CONVENTIONS.md]  # team rules\nmodel: x\n")
+    assert bootstrap(Workspace(root), "aider").status == "added"
+    assert yaml.safe_load(conf.read_text()) == {
+        "read": ["CONVENTIONS.md", "MEMORY.md"],
+        "model": "x",
+    }
+    assert bootstrap(Workspace(root), "aider").status == "present"
+
+    # forms still left to the person: a single file, a flow list over several lines
+    for form in ("read: CONVENTIONS.md\n", "read: [\n  CONVENTIONS.md,\n  a.md\n]\n"):
+        conf.write_text(form)
+        with pytest.raises(ConflictError, match="by hand"):
+            bootstrap(Workspace(root), "aider")
+        assert conf.read_text() == form
 
     conf.write_text("model: [broken\n")
     with pytest.raises(FormatError):

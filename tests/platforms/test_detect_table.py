@@ -13,6 +13,7 @@ from workmem.platforms.detect import TABLE, Context, claude_project_dir, detect,
 ROWS: list[tuple[str, list[str], list[str], dict[str, str], list[str]]] = [
     ("claude-code", [], [".claude"], {}, []),
     ("claude-code", [], [], {"CLAUDE_CODE_ENTRYPOINT": "cli"}, []),
+    ("claude-code", [], [], {}, ["claude"]),  # installed, never run yet: no ~/.claude
     ("codex", ["AGENTS.md"], [], {}, []),
     ("codex", [], [], {}, ["codex"]),
     ("gemini", [], [".gemini"], {}, []),

@@ -22,9 +22,26 @@ PEM = (
     "-----END RSA PRIVATE KEY-----"
 )
 
+PUTTY = (
+    "PuTTY-User-Key-File-3: ssh-ed25519\n"
+    "Encryption: none\n"
+    "Comment: ed25519-key-20260525\n"
+    "Public-Lines: 2\n"
+    "AAAAC3NzaC1lZDI1NTE5AAAAIGf2k3E9vQ2mN7pL4sT8wY1zR6uJ0hF5cB3aD9gK\n"
+    "2xk3E9vQ2mN7pL4sT8wY1z\n"
+    "Private-Lines: 1\n"
+    "AAAAIBx2mN7pL4sT8wY1zR6uJ0hF5cB3aD9gK2xk3E9vQ2mN7pL4sT8wY1zR6uJ\n"
+    "Private-MAC: 5b2c4f1e0d3a5b6c7d8e9f00112233445566778899aabbccddeeff0011223344"
+)
+
 #: kind -> (text with <S> where the secret is, the secret). One per detector.
 KIND_CASES: dict[str, tuple[str, str]] = {
     "private-key": ("The deploy key was:\n<S>\nkeep this line", PEM),
+    "encoded-private-key": (
+        "    client-key-data: <S>\n  name: admin",
+        base64.b64encode(PEM.encode()).decode(),
+    ),
+    "putty-key": ("saved as deploy.ppk:\n<S>\nthen loaded it", PUTTY),
     "anthropic-key": (
         "ANTHROPIC_API_KEY set to <S> for the demo",
         "sk-ant-api03-PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA-2O76UMFxFkM-R5Kjp1vRt_1fjORS-"
@@ -95,6 +112,20 @@ KIND_CASES: dict[str, tuple[str, str]] = {
         "the bot <S> answers in the group",
         "008261995:AAvsSKuvinX_zMqf9OgXluCZz8xBfZuXTpt",
     ),
+    "discord-token": (
+        "the bot logs in with <S> now",
+        "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.xk3E9vQ2mN7pL4sT8wY1zR6uJ0hF5cB3aD9gK2",
+    ),
+    "discord-webhook": (
+        "build alerts post to <S> now",
+        "https://discord.com/api/webhooks/123456789012345678/"
+        "k3E9vQ2mN7pL4sT8wY1zR6uJ0hF5cB3aD9gK2xk3E9vQ2mN7pL4sT8wY1zR6uJ0hF5c",
+    ),
+    "linear-key": ("LINEAR token for the sync: <S> works", "lin_api_" + "k3E9vQ2mN7pL4sT8wY1z" * 2),
+    "atlassian-token": (
+        "jira cli configured with <S> today",
+        "ATATT3xFfGF0" + "k3E9vQ2mN7pL4sT8wY1z_R6uJ0hF5cB3aD9gK2-" * 4 + "=4F2A9C1B",
+    ),
     "jwt": (
         "session cookie <S> expired",
         "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gF",
@@ -107,6 +138,15 @@ KIND_CASES: dict[str, tuple[str, str]] = {
         "sent Authorization: Basic <S> to the proxy",
         base64.b64encode(b"ci-bot:W1nter-Is-Here").decode(),
     ),
+    "docker-auth": (
+        '{"auths": {"ghcr.io": {"auth": "<S>"}}}',
+        base64.b64encode(b"bob:Secr3t-Docker").decode(),
+    ),
+    "digest-auth": (
+        'Authorization: Digest username="bob", realm="api", nonce="7ypf", response="<S>"',
+        "6629fae49393a05397450978507c4ef1",
+    ),
+    "oracle-password": ("ran sqlplus scott/<S>@orcl for the report", "Tig3r_Ora9"),
     "auth-header": (
         "the API wants Authorization: Token <S> on each call",
         "9f8e7d6c5b4a39281706f5e4d3c2b1a0",

@@ -64,7 +64,7 @@ def test_full_save_carries_over_decisions_and_gotchas_it_does_not_restate(
     assert "Ship on Friday" in found["decisions"]
     assert "The CI cache hides stale wheels (carried over)" in found["gotchas"]
     assert "Short commit messages (carried over)" in found["preferences"]
-    assert "no longer listed: pending: Migrate the users table" in result.notes
+    assert "no longer listed under Pending: Migrate the users table" in result.notes
 
 
 def test_daily_log_sync_keeps_key_items_of_every_section(root: Path, home: Path) -> None:

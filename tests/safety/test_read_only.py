@@ -148,6 +148,20 @@ MCP_READ_ARGS: dict[str, dict[str, Any]] = {
     "load_context": {"user_message": "what were we doing?"},
     "search": {"query": "quokka"},
     "which_workflow": {"text": "收工"},
+    "session_current": {},
+    "notes_seed": {"session_id": SID},
+    "memory_list": {},
+    "memory_show": {"name": "project_none"},
+    "wrap_state": {},
+    "context_usage": {},
+    "platform": {},
+    "get": {"id": "0123456789ab"},
+    "timeline": {"id": "0123456789ab"},
+    "relay_inherit": {},
+    "relay_status": {},
+    "transcripts_list": {},
+    "transcript_history": {"id": "no-such-session"},
+    "transcript_status": {"id": "no-such-session"},
 }
 
 
@@ -248,10 +262,12 @@ def test_the_state_folder_is_ignored_by_git_without_editing_gitignore(
     assert not (repo / ".gitignore").exists()
 
 
-def test_a_hook_may_start_a_memory_root_in_a_real_folder(tmp_path: Path, isolated: Path) -> None:
+def test_a_hook_may_start_a_memory_root_in_a_project(tmp_path: Path, isolated: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
-    payload = json.dumps({"session_id": "s1", "cwd": str(project)})
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    payload = json.dumps({"session_id": "s1", "cwd": str(project / "src")})
+    (project / "src").mkdir()
     done = workmem("hook", "SessionStart", "--platform", "claude-code", stdin=payload, cwd=tmp_path)
     assert done.returncode == 0
     assert "Your Memory Session ID is" in done.stdout

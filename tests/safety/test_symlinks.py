@@ -103,7 +103,7 @@ def test_web_viewer_gets_with_a_planted_lock_link_change_nothing(root: Path, out
 def test_a_linked_hook_log_gets_no_error_lines(root: Path, outside: Path) -> None:
     board = root / "memory" / "index.md"
     board.parent.mkdir(parents=True)
-    board.write_text("| not | the board |\n|---|---|\n")  # every start hook fails on it
+    board.write_text("| not | the board |\n|---|---|\n")  # every start fails to register
     log = root / "memory" / ".workmem" / "hook.log"
     log.parent.mkdir(parents=True)
     log.symlink_to(outside / "secret.txt")
@@ -111,7 +111,8 @@ def test_a_linked_hook_log_gets_no_error_lines(root: Path, outside: Path) -> Non
 
     done = workmem("hook", "SessionStart", "--platform", "claude-code", root=root, stdin=payload)
 
-    assert done.returncode == 0 and done.stdout == ""
+    # The start gives the rest (no ID) and writes nothing through the link.
+    assert done.returncode == 0 and "No Memory Session ID yet" in done.stdout
     assert (outside / "secret.txt").read_text() == SECRET
     assert log.is_symlink()
     # Control: without the link, the same failure is logged (so the hook did fail above).

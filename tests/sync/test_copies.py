@@ -132,19 +132,24 @@ def test_doctor_finds_and_merge_copies_merges_each_service(
         assert find_copies(machine.workspace) == []
 
 
-def test_a_copy_with_no_file_is_moved_into_place(tmp_path: Path) -> None:
+def test_a_name_without_its_original_beside_it_is_no_copy(tmp_path: Path) -> None:
+    """Only a file whose original is there is a copy: nothing else is ever moved."""
     machine, _, _ = two_versions(tmp_path)
     log = machine.root / "memory" / "2026-05-25.md"
     text = log.read_text()
     log.unlink()
-    (machine.root / "memory" / "2026-05-25 (1).md").write_text(text)
+    lone = machine.root / "memory" / "2026-05-25 (1).md"
+    lone.write_text(text)
     with machine.env(T0):
-        merge_copies(machine.workspace)
-    assert log.read_text() == text
+        assert find_copies(machine.workspace) == []
+        assert merge_copies(machine.workspace).merged == []
+    assert lone.read_text() == text and not log.exists()
 
 
 def test_a_broken_copy_is_kept_inside_and_reported(tmp_path: Path) -> None:
     machine, _, _ = two_versions(tmp_path)
+    with machine.env(T0):
+        MemoryWriter(machine.root).note_event("purchase", "I bought a lamp on 3/15.")
     (machine.root / "memory" / "events (1).json").write_text("{broken")
     with machine.env(T0):
         report = merge_copies(machine.workspace)

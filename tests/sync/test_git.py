@@ -140,7 +140,8 @@ def test_offline_commits_locally_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     machine = make_machines(tmp_path, 1)[0]
-    git(machine.root, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    # nothing listens on port 9 here: a connection refused, as when a network is down
+    git(machine.root, "remote", "set-url", "origin", "http://127.0.0.1:9/remote.git")
     with machine.env(T0):
         Board(machine.root).register(topic="Offline work")
         assert main(["sync"]) == 0
@@ -310,3 +311,46 @@ def test_memory_root_in_a_subfolder_of_the_repository(tmp_path: Path) -> None:
     attr = git(top, "check-attr", "merge", "--", "service/memory/sessions/a.md").strip()
     assert attr.endswith("merge: workmem-sections")
     assert "machine_ids = true" in (top / "service" / "workmem.toml").read_text()
+
+
+def test_a_plain_git_merge_keeps_two_sessions_issued_under_one_id(tmp_path: Path) -> None:
+    """Memory on project branches, tags off: both branches register a session in the same
+    minute. The drivers keep both: this branch's gets a new ID, its snapshot follows."""
+    import subprocess
+
+    machine = repo(tmp_path)
+    root = machine.root
+    with machine.env(T0):
+        init_sync(machine.workspace)
+    settings = root / "workmem.toml"
+    settings.write_text(settings.read_text().replace("machine_ids = true", "machine_ids = false"))
+    git(root, "config", "user.email", "t@example.invalid")
+    git(root, "config", "user.name", "t")
+    with machine.env(T0):
+        Board(root).register(topic="Base")
+    git(root, "add", "-f", "memory", ":(exclude)memory/.workmem", ".gitattributes", ".gitignore")
+    git(root, "commit", "--quiet", "-m", "base")
+    git(root, "checkout", "--quiet", "-b", "other")
+    same = T0.replace(hour=15)
+    with machine.env(same):
+        theirs = Board(root).register(topic="Theirs", sections={"Decisions": "T1"}).session_id
+    git(root, "add", "-f", "memory", ":(exclude)memory/.workmem")
+    git(root, "commit", "--quiet", "-m", "theirs")
+    git(root, "checkout", "--quiet", "-")
+    (root / "memory" / ".workmem" / "issued-session-ids.txt").unlink()  # as on another clone
+    with machine.env(same):
+        ours = Board(root).register(topic="Ours", sections={"Decisions": "O1"}).session_id
+    assert ours == theirs
+    git(root, "add", "-f", "memory", ":(exclude)memory/.workmem")
+    git(root, "commit", "--quiet", "-m", "ours")
+    done = subprocess.run(
+        ["git", "merge", "--no-edit", "other"], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"{ours}-2" in done.stderr and "git add" in done.stderr
+    rows = {r.session_id: r.topic for r in Board(root).list()}
+    assert rows[ours] == "Theirs" and rows[f"{ours}-2"] == "Ours"
+    sessions = root / "memory" / "sessions"
+    assert "T1" in (sessions / f"{ours}.md").read_text()
+    assert "O1" not in (sessions / f"{ours}.md").read_text()
+    assert "O1" in (sessions / f"{ours}-2.md").read_text()

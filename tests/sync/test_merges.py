@@ -111,7 +111,7 @@ def test_board_untouched_rows_stay_byte_identical(trio: tuple[Machine, Machine, 
 def test_board_deleted_here_changed_there_is_kept(trio: tuple[Machine, Machine, Machine]) -> None:
     base, ours, theirs = trio
     idle = next(r.session_id for r in Board(base.root).list() if r.status == "idle")
-    with ours.env(at(14)):
+    with ours.env(at(17)):  # hours after the start: the idle session is not running
         assert idle in Board(ours.root).organize().deleted_idle
     with theirs.env(at(15)):
         Board(theirs.root).update(idle, topic="Now real work")
@@ -122,7 +122,7 @@ def test_board_deleted_here_changed_there_is_kept(trio: tuple[Machine, Machine, 
 def test_board_deleted_here_untouched_there_is_gone(trio: tuple[Machine, Machine, Machine]) -> None:
     base, ours, _theirs = trio
     idle = next(r.session_id for r in Board(base.root).list() if r.status == "idle")
-    with ours.env(at(14)):
+    with ours.env(at(17)):  # hours after the start: the idle session is not running
         Board(ours.root).organize()
     text, _ = merged(trio, "memory/index.md")
     assert idle not in rows(text)

@@ -190,7 +190,7 @@ def test_gemini_document_is_reread_when_it_changes(tmp_path: Path) -> None:
         (50, "none", "checkpoint"),
         (59.9, "none", "active-management"),
         (60, "warm", "active-management"),
-        (74.9, "warm", "full-save"),
+        (74.9, "warm", "active-management"),
         (75, "hot", "full-save"),
         (80, "hot", "full-save"),
         (85, "hot", "critical"),

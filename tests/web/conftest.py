@@ -14,6 +14,7 @@ import pytest
 from workmem.root import Workspace
 
 from .browser import Browser, find_browser, launch
+from .journal_site import build_journal_site
 from .util import Client, build_site, running, write_big_board, write_big_ledger
 
 
@@ -51,6 +52,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The workspace of ``util.build_site``, served for the whole package (read-only tests)."""
     with served(tmp_path_factory, build_site) as shown:
         yield shown
+
+
+@dataclass(frozen=True)
+class Journal:
+    site: Site
+    ids: dict[str, str]
+
+
+@pytest.fixture(scope="package")
+def journal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Journal]:
+    """A day of work made by the hooks (``journal_site``), served for the package."""
+    ids: dict[str, str] = {}
+    with served(tmp_path_factory, lambda root: ids.update(build_journal_site(root)), "day") as s:
+        yield Journal(s, ids)
 
 
 BIG_BOARD_ROWS = 10_000

@@ -70,7 +70,7 @@ def test_every_page_renders_with_its_data(tab: Tab, site: Site) -> None:
         ),
         f"/sessions/{SID}": (
             SID,
-            ["Running notes", "Rate limiting 限流 middleware", "- 寫中介軟體"],
+            ["Running notes", "Rate limiting 限流 middleware", "寫中介軟體", "Write the API docs"],
         ),
         f"/sessions/{OLD_SID}": (OLD_SID, [f"Archived in memory/archive/{OLD_SID}"]),
         "/threads": (

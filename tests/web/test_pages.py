@@ -45,15 +45,34 @@ def test_session_page_shows_its_row_snapshot_and_notes(site: Site) -> None:
     page = reply.text
     assert f"<h1>{SID}</h1>" in page
     assert f"memory/sessions/{SID}.md" in page
-    assert f"# Session: {SID}" in page  # the snapshot, as text
-    assert "## Decisions" in page and "- Limit by IP" in page
-    assert "- 寫中介軟體" in page
+    snapshot = page[page.index('<article class="doc">') :]
+    # the snapshot rendered from its markdown: headings, lists, the metadata table
+    assert f"<h1>Session: {SID}</h1>" in snapshot
+    assert "<h2>Decisions</h2>" in snapshot and "<li>Limit by IP</li>" in snapshot
+    assert "<li>寫中介軟體</li>" in snapshot
+    assert f"<td>Session ID</td><td>{SID}</td>" in snapshot
     assert f"memory/sessions/{SID}.notes.md" in page
-    assert "Rate limiting 限流 middleware" in page
+    assert "<p>Rate limiting 限流 middleware" in page and "<em>A short title</em>" in page
     # the continuing session's snapshot names where it continues from
     docs = site.client.get(f"/sessions/{DOCS_SID}").text
-    assert "## Continues From" in docs and SID in docs
+    assert "<h2>Continues From</h2>" in docs and SID in docs
     assert "No notes." in docs
+
+
+def test_session_page_opens_with_what_was_done_and_what_is_next(site: Site) -> None:
+    page = site.client.get(f"/sessions/{SID}").text
+    top = page[page.index(f"<h1>{SID}</h1>") : page.index("<dl>")]  # before everything else
+    assert 'class="digest"' in top
+    done = top[top.index("<h2>Done</h2>") : top.index("<h2>Next</h2>")]
+    assert "<li>Write the API docs</li>" in done
+    upcoming = top[top.index("<h2>Next</h2>") :]
+    assert "<li>寫中介軟體</li>" in upcoming and "Write the API docs" not in upcoming
+    assert "登入限流：每個 IP 每分鐘五次" in top  # the summary
+    api = site.client.get(f"/api/sessions/{SID}").json()["digest"]
+    assert api["done"] == ["Write the API docs"] and api["next"] == ["寫中介軟體"]
+    # a session with nothing recorded says so rather than showing empty boxes
+    idle = site.client.get(f"/sessions/{IDLE_SID}").text
+    assert "Nothing marked done yet." in idle and "No next step recorded." in idle
 
 
 def test_values_from_files_are_escaped_never_markup(site: Site) -> None:
@@ -95,7 +114,7 @@ def test_threads_page_shows_each_thread_and_its_state(site: Site) -> None:
     assert "memory/threads.md" in page
     assert "<td>thread-storage</td>" in page
     assert "<td>SQLite chosen; FTS5 next.</td>" in page
-    assert "- Vacuum schedule?" in page
+    assert "<li>Vacuum schedule?</li>" in page  # the thread's text rendered
     assert "Chose SQLite over Postgres — no server to run" in page
 
 

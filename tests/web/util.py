@@ -104,8 +104,12 @@ def build_site(root: Path) -> dict[str, str]:
         SID,
         topic=f"Login {SCRIPT}",
         summary="登入限流：每個 IP 每分鐘五次",
-        sections={"Decisions": f"Use {IMG}\nLimit by IP", "Next Actions": "寫中介軟體"},
+        sections={
+            "Decisions": f"Use {IMG}\nLimit by IP",
+            "Next Actions": "寫中介軟體\nWrite the API docs",
+        },
     )
+    board.update(SID, sections={"Next Actions": "[done] Write the API docs"})
     assert board.register(topic="Docs", context="Wrote the README", agent_name="codex-main-agent")
     board.continue_from(SID, as_id=DOCS_SID)
     assert board.start(agent_name="gemini-main-agent").session_id == IDLE_SID
@@ -193,6 +197,17 @@ def build_hostile_site(root: Path) -> str:
     )
     day = root / "memory" / "2026-05-24.md"
     day.write_text(f"# 2026-05-24\n\n## Edited by hand\n\n{HOSTILE_BLOCK}\n", encoding="utf-8")
+    # long-term memory edited by hand too: MEMORY.md and a typed memory
+    (root / "MEMORY.md").write_text(
+        f"# Long-term memory\n\n## Active\n\n### Project\n\n"
+        f"- [hostile](memory/project_hostile.md) {HOSTILE_LINE}\n\n{HOSTILE_BLOCK}\n",
+        encoding="utf-8",
+    )
+    (root / "memory" / "project_hostile.md").write_text(
+        "---\nname: hostile\ndescription: markup in a memory\ntype: project\n"
+        f"updated: 2026-05-25\n---\n{HOSTILE_BLOCK}\n",
+        encoding="utf-8",
+    )
     return sid
 
 

@@ -131,3 +131,22 @@ def test_counts_given_use_the_seed_formula_not_a_transcript(root: Path, turns: i
         workspace=None, user_turns=turns, tool_results=60, responses=30, platform="claude-code"
     )
     assert report.method.startswith("estimate: ") and report.transcript is None
+
+
+def test_files_init_scaffolds_are_no_save_after_a_compaction(root: Path, tmp_path: Path) -> None:
+    """A fresh root (``workmem init`` after the compaction) has saved nothing yet."""
+    from workmem.journal.scaffold import init
+
+    transcript = _transcript(tmp_path / "compacted.jsonl", context=150_000, compacted=True)
+    created = init(root).created
+    assert "MEMORY.md" in created and any(name.endswith("state.json") for name in created)
+    workspace = Workspace(root)
+    report = context_report(workspace=workspace, transcript=transcript)
+    assert report.zone == "compacted" and report.saved_since_compaction is False
+    # the first real save after it counts
+    memory_md = root / "MEMORY.md"
+    memory_md.write_text(
+        memory_md.read_text().replace("### Project\n", "### Project\n- v2 shipped\n"), "utf-8"
+    )
+    saved = context_report(workspace=workspace, transcript=transcript)
+    assert saved.zone == "normal" and saved.saved_since_compaction is True

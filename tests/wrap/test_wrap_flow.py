@@ -243,3 +243,121 @@ def test_language_choice() -> None:
     assert pick_language(english, None) == "en"
     assert pick_language(_items(), None) == "zh-TW"
     assert pick_language(_items(), "en") == "en"
+
+
+def test_ten_or_more_memory_files_are_warned_about(root: Path) -> None:
+    """Seed 000: "3-5 memory files is typical, 10+ is too many"."""
+    items = [
+        MemoryInput.from_mapping(
+            {"type": "project", "topic": f"area {n}", "description": f"d{n}", "content": f"c{n}"}
+        )
+        for n in range(9)
+    ]
+    report = wrap(Workspace(root), items, now=NOW, gather=False, run_bootstrap=False, lang="en")
+    assert report.memory_files == 9 and not report.too_many
+    assert "10 or more is too many" not in render(report)
+    more = [MemoryInput.from_mapping({"type": "user", "topic": "style", "content": "terse"})]
+    report = wrap(Workspace(root), more, now=NOW, gather=False, run_bootstrap=False, lang="en")
+    assert report.memory_files == 10 and report.too_many
+    assert "Warning: 10 memory files; 3-5 is typical and 10 or more is too many" in render(report)
+    assert report.to_dict()["too_many_files"] is True
+
+
+def test_commit_lists_and_api_signatures_are_flagged(root: Path) -> None:
+    items = [
+        MemoryInput.from_mapping(
+            {
+                "type": "project",
+                "topic": "history",
+                "content": "- a1b2c3d Fix the retry budget\n- 9f8e7d6 Add the limiter\n"
+                "- 0c1d2e3 Bump dependencies\n",
+            }
+        ),
+        MemoryInput.from_mapping(
+            {
+                "type": "reference",
+                "topic": "api",
+                "content": "`save(path: str, data: bytes) -> None` writes atomically and "
+                "`load(path: str) -> bytes` reads it back.",
+            }
+        ),
+        MemoryInput.from_mapping(
+            {"type": "feedback", "topic": "db", "content": "Integration tests need a real DB."}
+        ),
+    ]
+    report = wrap(Workspace(root), items, now=NOW, gather=False, run_bootstrap=False, lang="en")
+    kinds = {(w.file, w.kind) for w in report.warnings}
+    assert kinds == {
+        ("project_history.md", "commit-history"),
+        ("reference_api.md", "api-signatures"),
+    }
+    text = render(report)
+    assert "commit history belongs to git log" in text and "API signatures" in text
+    with pytest.raises(Exception, match="refused"):
+        wrap(Workspace(root), items, now=NOW, gather=False, run_bootstrap=False, strict=True)
+
+
+def test_a_memory_whose_write_fails_is_given_back_whole(root: Path) -> None:
+    """Seed 000: an agent that cannot write outputs the memory as text; nothing is lost."""
+    blocked = root / "memory" / "feedback_testing.md"
+    blocked.mkdir(parents=True)  # a folder where the file must go: the write fails
+    secret = "ghp_" + "0123456789abcdefghijklmnopqrstuvwxyzAB"
+    items = [
+        MemoryInput.from_mapping(
+            {
+                "type": "feedback",
+                "topic": "testing",
+                "description": "integration tests",
+                "content": f"Use a real DB.\n\n```\nmake db-test TOKEN={secret}\n```",
+            }
+        ),
+        MemoryInput.from_mapping({"type": "user", "topic": "style", "content": "terse replies"}),
+    ]
+    report = wrap(Workspace(root), items, now=NOW, gather=False, run_bootstrap=False, lang="en")
+    assert [u.filename for u in report.unsaved] == ["feedback_testing.md"]
+    assert [s.filename for s in report.saved] == ["user_style.md"]  # the other one is saved
+    given = report.unsaved[0].text
+    assert "Use a real DB." in given and "make db-test" in given
+    assert "type: feedback" in given and "description: integration tests" in given
+    assert secret not in given  # redacted like a write would be
+    text = render(report)
+    assert "Could not save feedback_testing.md" in text and "Nothing is lost" in text
+    assert "````markdown" in text  # a longer fence than the one inside
+    assert report.to_dict()["ok"] is False
+
+
+def test_the_cli_exits_non_zero_and_prints_the_text_when_a_write_fails(
+    root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    from workmem.cli import main
+
+    (root / "memory" / "project_app.md").mkdir(parents=True)
+    payload = [{"type": "project", "topic": "app", "description": "v2", "content": "v2 shipped"}]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
+    assert main(["wrap", "--no-bootstrap", "--lang", "en"]) == 1
+    out = capsys.readouterr().out
+    assert "Could not save project_app.md" in out and "v2 shipped" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "lists commits: commit history belongs to git log"),
+        ("zh-TW", "列出 commit：commit 歷史請看 git log"),
+        ("ja", "コミットを列挙しています"),
+        ("ko", "커밋을 나열합니다"),
+    ],
+)
+def test_anti_pattern_warnings_speak_the_readers_language(root: Path, lang: str, said: str) -> None:
+    item = MemoryInput.from_mapping(
+        {
+            "type": "project",
+            "topic": "history",
+            "content": "- a1b2c3d Fix retry\n- 9f8e7d6 Add limiter\n- 0c1d2e3 Bump deps\n",
+        }
+    )
+    report = wrap(Workspace(root), [item], now=NOW, gather=False, run_bootstrap=False, lang=lang)
+    assert "project_history.md" in render(report) and said in render(report)

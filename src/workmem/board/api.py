@@ -83,9 +83,14 @@ class Board:
         *,
         archive_after_days: int | None = None,
         dry_run: bool = False,
+        current: str | None = None,
     ) -> OrganizeReport:
         return organize(
-            self.ctx, stale_days, archive_after_days=archive_after_days, dry_run=dry_run
+            self.ctx,
+            stale_days,
+            archive_after_days=archive_after_days,
+            dry_run=dry_run,
+            current=current,
         )
 
     def archive(self, session_id: str) -> SessionResult:

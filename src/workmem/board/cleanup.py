@@ -1,7 +1,9 @@
 """Organize Memory (seed 001), with an optional retention rule.
 
 Organize deletes idle placeholder rows and marks overdue active rows stale; it never
-deletes a row with a snapshot or a reference. The seed never archives during organize; a
+deletes a row with a snapshot or a reference, nor a session that is still running (the
+caller's own, or one whose row, hooks or transcript were active lately: ``running``); a
+running session is not marked stale or archived either. The seed never archives during organize; a
 board used for a year is mostly stale rows, so ``[board] archive_stale_after_days`` (off
 unless set) lets organize archive stale rows whose last update is older than that, by the
 archive rules of the design: a referenced row is kept and reported, a row with content is
@@ -29,6 +31,8 @@ class OrganizeReport:
     deleted_idle: list[str] = field(default_factory=list)
     marked_stale: list[str] = field(default_factory=list)
     kept_active: list[str] = field(default_factory=list)
+    #: Still running (the caller's own, or active lately): kept as they are, and why.
+    kept_running: dict[str, str] = field(default_factory=dict)
     protected: dict[str, list[str]] = field(default_factory=dict)
     inconsistent: dict[str, str] = field(default_factory=dict)
     #: Marked stale on the board, but their snapshot still says active (time limit).
@@ -46,6 +50,7 @@ class OrganizeReport:
             "deleted_idle": self.deleted_idle,
             "marked_stale": self.marked_stale,
             "kept_active": self.kept_active,
+            "kept_running": self.kept_running,
             "protected": self.protected,
             "inconsistent": self.inconsistent,
             "archived": self.archived,
@@ -70,6 +75,8 @@ class _Plan:
     to_archive: list[str] = field(default_factory=list)
     #: rows marked stale whose snapshot says so too once the board is written
     to_mark: list[str] = field(default_factory=list)
+    #: the caller's own session, never swept
+    current: str | None = None
 
 
 def organize(
@@ -78,8 +85,12 @@ def organize(
     *,
     archive_after_days: int | None = None,
     dry_run: bool = False,
+    current: str | None = None,
 ) -> OrganizeReport:
     """Delete idle rows, mark overdue active rows stale, then apply the retention rule.
+
+    ``current`` is the session asking (its row is kept even while it is an idle
+    placeholder); sessions still running are kept whatever their status (``running``).
 
     All under the board lock, in three steps that each leave a consistent board: the row
     changes in one transaction; then each stale row's snapshot Metadata (a kill here
@@ -101,6 +112,7 @@ def organize(
     plan = _Plan(
         stale_cutoff=now - timedelta(days=days),
         archive_cutoff=now - timedelta(days=keep) if keep else None,
+        current=current,
     )
     report = OrganizeReport(dry_run=dry_run)
     with ctx.index.locked():
@@ -134,13 +146,19 @@ def organize(
 
 def _plan_rows(ctx: BoardContext, board: BoardEdit, plan: _Plan, report: OrganizeReport) -> None:
     """The row changes of organize, made on ``board``; what follows them goes in ``plan``."""
+    from .running import running_sessions
+
     rows = board.rows()
     snapshots = ctx.snapshot_ids()
     inbound = inbound_references(ctx, rows, snapshots)
+    running = running_sessions(ctx, rows, current=plan.current)
     for row in rows:
         refs = inbound.get(row.session_id, [])
         if refs:
             report.protected[row.session_id] = refs
+            continue
+        if row.session_id in running:
+            report.kept_running[row.session_id] = running[row.session_id]
             continue
         if row.status == IDLE:
             if row.session_id in snapshots:

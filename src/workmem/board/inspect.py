@@ -8,6 +8,7 @@ from pathlib import Path
 from .. import clock
 from ..doctor import DoctorReport
 from ..errors import FormatError, NotFoundError, UsageError
+from ..files.markers import UnfinishedMergeError
 from ..root import Workspace
 from .context import BoardContext
 from .model import ACTIVE, IDLE, STALE, STATUSES, BoardRow, check_session_id
@@ -98,7 +99,15 @@ def show_session(ctx: BoardContext, session_id: str) -> SessionView:
 
 
 def check_board(workspace: Workspace, report: DoctorReport) -> None:
-    """The board's part of ``workmem doctor``; with ``report.fix``, repairs come first."""
+    """The board's part of ``workmem doctor``; with ``report.fix``, repairs come first
+    (an unfinished merge left in the board first of all: its two versions are merged)."""
+    if report.fix:
+        from ..sync.unfinished import settle, unfinished_files
+
+        if unfinished_files(workspace, ["memory/index.md"]):
+            done = settle(workspace, "memory/index.md")
+            if done is not None:
+                report.fixed(done)
     ctx = BoardContext.open(workspace.root)
     if report.fix:
         from .repair import repair_board
@@ -118,6 +127,9 @@ def board_findings(ctx: BoardContext, report: DoctorReport) -> None:
     """Add the board's inconsistencies (board, snapshots, archive) to ``report``."""
     try:
         rows = ctx.index.read().rows()
+    except UnfinishedMergeError as exc:
+        report.add("unfinished-merge", None, str(exc))
+        return
     except FormatError as exc:
         report.add("malformed-board", None, str(exc))
         return
@@ -236,3 +248,39 @@ def leftover_temp_files(folder: Path) -> list[Path]:
         if len(parts) == 4 and parts[1].isdigit() and not pid_alive(int(parts[1])):
             found.append(path)
     return sorted(found)
+
+
+def board_notice(workspace: Workspace) -> str | None:
+    """One line for the session start when the board cannot be read, else None.
+
+    The start gives everything else it has; this line tells the agent (and the person) why
+    the sessions are missing and that ``workmem doctor`` settles it: an unfinished merge
+    is named as one, any other damage with the reader's own words.
+    """
+    from ..files.store import Store
+    from ..files.tables import TableDocument
+    from ..i18n import message
+    from .model import COLUMNS
+
+    store = Store(workspace, read_only=True)
+    path = workspace.board_file
+    shown = store.show(path)
+    try:
+        current = store.read_text(path)
+        if current is None or not current[0].strip():
+            return None
+        TableDocument.parse(current[0], expected_header=COLUMNS, path=shown)
+    except UnfinishedMergeError as exc:
+        return message(workspace, "board.unfinished_merge", path=shown, line=exc.line or 1)
+    except FormatError as exc:
+        return message(workspace, "board.needs_doctor", path=shown, problem=_problem(exc, shown))
+    return None
+
+
+def _problem(exc: FormatError, shown: str) -> str:
+    """The reader's words without the path prefix the message already carries."""
+    text = str(exc)
+    for prefix in (f"{shown}:{exc.line}: ", f"{shown}: "):
+        if text.startswith(prefix):
+            return text[len(prefix) :]
+    return text

@@ -13,6 +13,7 @@ import re
 
 from .. import clock
 from ..errors import FormatError, UsageError
+from ..i18n.placeholders import is_summary
 from .context import BoardContext
 from .index import BoardEdit
 from .model import (
@@ -35,8 +36,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 
 
 def summary_from(text: str, limit: int = 200) -> str:
-    """One or two sentences of a context paragraph, for the board's Summary column."""
-    lines = (line.strip().lstrip("-*").strip() for line in text.splitlines())
+    """One or two sentences of a context paragraph, for the board's Summary column;
+    redacted before its sentences are picked and cut."""
+    from ..files.freetext import redacted, shorten
+
+    lines = (line.strip().lstrip("-*").strip() for line in redacted(text).splitlines())
     flat = " ".join(" ".join(line for line in lines if line).split())
     sentences = [s for s in _SENTENCE_END.split(flat) if s]
     first = sentences[:2]
@@ -47,7 +51,7 @@ def summary_from(text: str, limit: int = 200) -> str:
         )
         or flat
     )
-    return summary if len(summary) <= limit else summary[: limit - 1].rstrip() + "…"
+    return shorten(summary, limit)
 
 
 def register_session(
@@ -161,7 +165,9 @@ def update_session(
         if summary is None and context:
             # The row follows the snapshot: new Current Context gives a new Summary.
             summary = summary_from(context) or None
-        if summary is not None and CURRENT_CONTEXT not in change.prose:
+        # A placeholder ("Registered when the session started …") says nothing of the
+        # work: it stays on the row and never becomes the snapshot's context.
+        if summary is not None and CURRENT_CONTEXT not in change.prose and not is_summary(summary):
             change.add(CURRENT_CONTEXT, summary)
         row.topic = topic.strip() if topic and topic.strip() else row.topic
         row.summary = summary if summary is not None else row.summary

@@ -23,11 +23,11 @@ from ..files.sections import (
     check_preserved,
     is_placeholder,
     merge_items,
-    merge_prose,
     normalize_title,
 )
 from ..files.tables import TableDocument, format_row
 from ..i18n import placeholders
+from .restate import context_lost, merge_context, refine_items, superseded_items
 
 METADATA = "Metadata"
 CURRENT_CONTEXT = "Current Context"
@@ -148,7 +148,7 @@ class SnapshotChange:
         return not (self.prose or self.items)
 
     def apply(self, text: str, *, path: str) -> str:
-        old = Document.parse(text)
+        old = Document.parse(text, path=path)
         if old.get(METADATA) is None:
             raise FormatError(
                 "snapshot has no '## Metadata' section; fix it by hand, nothing was written",
@@ -157,24 +157,48 @@ class SnapshotChange:
         new = Document.parse(text)
         metadata = {name: neutralize_line(value) for name, value in self.metadata.items()}
         _set_metadata(new, metadata, path)
+        record: list[str] = []
+        # Prose is Current Context's only (``add`` routes nothing else there): one summary.
         for title, paragraphs in self.prose.items():
             section = new.ensure(_title(title))
-            for paragraph in paragraphs:
-                merge_prose(section, neutralize_block(paragraph), _hints_for(title))
-        record: list[str] = []
+            merged = merge_context(section, [neutralize_block(p) for p in paragraphs])
+            record.extend(neutralize_line(item) for item in superseded_items(merged))
+        refined: list[tuple[str, str, str]] = []
         for title, items in self.items.items():
             safe = [neutralize_line(item) for item in items]
-            changed = merge_items(new.ensure(_title(title)), safe, _hints_for(title))
+            section = new.ensure(_title(title))
+            if normalize_title(title) == normalize_title(FILES):
+                refined += [(title, a, b) for a, b in refine_items(section, safe)]
+            changed = merge_items(section, safe, _hints_for(title))
             if normalize_title(title) != normalize_title(SUPERSEDED):
                 record.extend(f"{item} ({title})" for item in changed)
         if record:
             merge_items(new.ensure(SUPERSEDED), record, _hints_for(SUPERSEDED))
-        lost = check_preserved(old, new, hints=ALL_HINTS, skip=[METADATA])
+        lost = _lost(old, new, refined)
         if lost:
             raise FormatError(
                 "merge would drop " + "; ".join(lost) + "; nothing was written", path=path
             )
         return new.render()
+
+
+def _lost(old: Document, new: Document, refined: list[tuple[str, str, str]]) -> list[str]:
+    """What the merge would drop without a mark (empty when nothing): every section but
+    the Metadata by ``check_preserved``, Current Context by ``restate.context_lost``; an
+    entry refined in place counts as kept when its refinement is there."""
+    baseline = Document.parse(old.render())
+    for title, before, after in refined:
+        section = baseline.get(title)
+        assert section is not None  # an entry refined in place was in the old document
+        blocks = section.blocks()
+        for block in blocks:
+            if block.is_item and block.text == before:
+                block.lines[0] = block.lines[0].replace(before, after, 1)
+        section.body = [line for block in blocks for line in block.lines]
+    lost = check_preserved(baseline, new, hints=ALL_HINTS, skip=[METADATA, CURRENT_CONTEXT])
+    return lost + context_lost(
+        old.get(CURRENT_CONTEXT), new.get(CURRENT_CONTEXT), new.get(SUPERSEDED)
+    )
 
 
 def _title(title: str) -> str:

@@ -45,15 +45,16 @@ class SessionResult:
 
 def allocate_id(ctx: BoardContext, taken: set[str], agent_name: str) -> str:
     """``YYYY-MM-DD-HHMM-agent`` or the first free ``-2``, ``-3``…; never reused or guessed.
+    Where several writers share the memory, the writer's tag follows the agent name.
 
     Free means: not on the board, no snapshot, notes or archive under that name, and never
     issued before (``issued``). The chosen ID is recorded as issued before it is returned;
     callers hold the board lock, so two allocations never pick the same one.
     """
-    from ..sync.machine import id_suffix  # "-<machine>" when memory is shared
+    from ..sync.writers import id_suffix  # "-<writer>" where several writers share memory
 
     issued = issued_ids(ctx.store)
-    base = base_session_id(ctx.now(), agent_name) + id_suffix(ctx.settings)
+    base = base_session_id(ctx.now(), agent_name) + id_suffix(ctx.workspace.root, ctx.settings)
     candidate, suffix = base, 1
     while candidate in taken or candidate in issued or _on_disk(ctx, candidate):
         suffix += 1

@@ -55,6 +55,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "event": ("workmem.cli.journal_cmds", "the dated event ledger: add, find"),
     "end": ("workmem.cli.journal_cmds", "end the session: daily log, threads, resumption, state"),
     "load": ("workmem.cli.journal_cmds", "the 4-phase memory context for a message, within budget"),
+    "handoff": (
+        "workmem.cli.handoff_cmds",
+        "the last session's work in full, to pick it up in any agent",
+    ),
     "hooks": ("workmem.cli.hooks_cmds", "install or remove workmem's hooks in an agent"),
     "hook": ("workmem.cli.hooks_cmds", "answer one hook event from an agent (JSON on stdin)"),
     "say": ("workmem.cli.hooks_cmds", "which workflow a message asks for; --run runs it"),
@@ -67,7 +71,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "get": ("workmem.cli.search_cmds", "one search hit whole, with file, lines, date, session"),
     "timeline": ("workmem.cli.search_cmds", "the memory entries just before and after a hit"),
     "reindex": ("workmem.cli.search_cmds", "refresh the search index (--full: rebuild and swap)"),
-    "bench": ("workmem.cli.search_cmds", "benchmarks: search recall (locomo), continuity"),
+    "bench": ("workmem.cli.search_cmds", "benchmarks: search recall (locomo), continuity, handoff"),
     "setup": ("workmem.cli.setup_cmds", "set workmem up for this project (hooks, memory, git)"),
     "sync": ("workmem.cli.sync_cmds", "share memory through git; merge cloud conflict copies"),
     "merge-driver": ("workmem.cli.sync_cmds", "merge one memory file for git (see sync init)"),
@@ -78,7 +82,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Record what happens", ("session", "note", "event", "memory", "wrap", "end", "notes")),
     ("Recall it", ("search", "get", "timeline", "load")),
-    ("Hand over to the next session", ("relay", "context")),
+    ("Hand over to the next session", ("handoff", "relay", "context")),
     (
         "Maintain the memory",
         ("organize", "maintain", "curate", "reindex", "migrate", "doctor", "sync", "merge-driver"),

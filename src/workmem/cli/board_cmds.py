@@ -157,8 +157,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_organize(args: argparse.Namespace) -> int:
+    import os
+
     report = _board(args).organize(
-        args.stale_days, archive_after_days=args.archive_stale_after_days, dry_run=args.dry_run
+        args.stale_days,
+        archive_after_days=args.archive_stale_after_days,
+        dry_run=args.dry_run,
+        current=args.as_id or os.environ.get("WORKMEM_SESSION_ID") or None,
     )
     if wants_json(args):
         emit_json({"ok": True, **report.to_dict()})
@@ -174,6 +179,8 @@ def cmd_organize(args: argparse.Namespace) -> int:
     if report.archived:
         say(f"  {archived + ':':<19}{', '.join(report.archived)}")
     say(f"  {'kept active:':<19}{', '.join(report.kept_active) or 'none'}")
+    for sid, why in report.kept_running.items():
+        say(f"  {'still running:':<19}{sid} ({why})")
     if report.protected:
         for sid, refs in report.protected.items():
             say(f"  {'protected:':<19}{sid} (referenced by {', '.join(refs)})")
@@ -283,6 +290,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     org.add_argument(
         "--dry-run", action="store_true", help="report what would change, write nothing"
+    )
+    org.add_argument(
+        "--as",
+        dest="as_id",
+        metavar="ID",
+        help="your own memory session (default: WORKMEM_SESSION_ID): never swept",
     )
     org.set_defaults(handler=cmd_organize)
 

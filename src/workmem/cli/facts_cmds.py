@@ -268,7 +268,7 @@ def cmd_wrap(args: argparse.Namespace) -> int:
         emit_json(report.to_dict())
     else:
         say(render(report))
-    return 0
+    return 1 if report.unsaved else 0
 
 
 def _language_arg(value: str) -> str:

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from ..root import Workspace
 
 #: Internal deadline per canonical event, below the timeouts written by ``hooks install``.
-DEADLINES = {"pre-compact": 25.0, "session-end": 60.0}  # session end runs detached
+#: session end and a turn's end (stop) run detached
+DEADLINES = {"pre-compact": 25.0, "session-end": 60.0, "stop": 25.0}
 DEFAULT_DEADLINE = 8.0
 
 
@@ -47,16 +48,17 @@ def cmd_hook(args: argparse.Namespace) -> int:
         from ..hooks.events import canonical_event
         from ..hooks.handlers import HookRun, handle
         from ..hooks.io import format_output, parse_input
+        from ..hooks.where import hook_workspace
         from ..retrieval.tokens import set_mode
-        from ..root import Workspace, find_root
 
         set_mode("estimate")  # hooks cannot afford loading a BPE on every prompt
         event = canonical_event(args.event, args.platform)
         inp = parse_input(stdin, args.platform, event)
         # A payload cwd that does not exist stops here (NotFoundError), before anything is
-        # created; hooks may start a memory root only in a folder that is really there.
-        root = find_root(getattr(args, "root", None), cwd=inp.cwd)
-        workspace = Workspace(root)
+        # created; one that names no project (no git, no memory) starts nothing there.
+        workspace = hook_workspace(getattr(args, "root", None), inp.cwd)
+        if workspace is None:
+            return ""
         state["workspace"] = workspace
         run = HookRun(inp, workspace, Store(workspace))
         reply = handle(run)
@@ -81,13 +83,14 @@ def cmd_hook(args: argparse.Namespace) -> int:
 def _runs_detached(args: argparse.Namespace) -> bool:
     """Session end saves for 15-25 s but no platform waits that long for it (Codex cuts
     it at 3 s, Gemini CLI does not wait, older Claude Code at 1.5 s): it goes on in a
-    detached process and the hook answers at once. ``WORKMEM_HOOK_FOREGROUND=1`` keeps it
+    detached process and the hook answers at once. A turn's end (stop) saves the same way,
+    so the agent never waits for it. ``WORKMEM_HOOK_FOREGROUND=1`` keeps it
     in the hook's own process (for debugging, and for tests that read the result at once)."""
     import os
 
     if os.environ.get("WORKMEM_HOOK_FOREGROUND") == "1":
         return False
-    return _canonical_or_raw(args.event, args.platform) == "session-end"
+    return _canonical_or_raw(args.event, args.platform) in ("session-end", "stop")
 
 
 def _consents_to_trust(args: argparse.Namespace, remove: bool) -> bool:
@@ -107,9 +110,13 @@ def _consents_to_trust(args: argparse.Namespace, remove: bool) -> bool:
 def _install(args: argparse.Namespace, remove: bool) -> int:
     from ..files.store import Store
     from ..hooks.install import install
+    from ..platforms.hook_command import choose
     from ..root import Workspace, find_root
 
     workspace = Workspace(find_root(getattr(args, "root", None)))
+    # The same command `workmem setup` writes, so neither rewrites the other's hooks.
+    program = None if remove else choose(getattr(args, "command", None)).program
+    trust = _consents_to_trust(args, remove)
     report = install(
         Store(workspace),
         args.platform,
@@ -118,11 +125,13 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
         home=Path.home(),
         remove=remove,
         dry_run=getattr(args, "dry_run", False),
-        trust=_consents_to_trust(args, remove),
+        command=program,
+        trust=trust,
     )
+    refused = trust and not report.trusted
     if wants_json(args):
-        emit_json({"ok": True, **report.to_dict()})
-        return 0
+        emit_json({"ok": not refused, **report.to_dict()})
+        return 4 if refused else 0
     verb = "would change" if report.dry_run else ("removed from" if remove else "installed in")
     if report.unchanged:
         state = "not installed" if remove else "already installed"
@@ -134,8 +143,11 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
     if report.dry_run:
         for path, text in report.preview.items():
             say(f"\n--- {path} ---\n{text.rstrip()}")
-    if report.trusted:
-        say(f"{args.platform}: Codex now trusts workmem's hooks")
+    if report.trust_state:
+        states = ", ".join(
+            f"{event} {state}" for event, state in sorted(report.trust_state.items())
+        )
+        say(f"{args.platform}: Codex reports workmem's hooks as: {states}")
     for warning in report.warnings:
         say(f"{args.platform}: {warning}")
     if report.user_steps:
@@ -144,7 +156,7 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
         )
         for step in report.user_steps:
             say(f"  - {step}")
-    return 0
+    return 4 if refused else 0
 
 
 def cmd_install(args: argparse.Namespace) -> int:
@@ -159,18 +171,18 @@ def cmd_say(args: argparse.Namespace) -> int:
     from ..phrases import detect
 
     intent = detect(args.text)
-    if not args.run:
+    if not args.run or intent is None:
         if wants_json(args):
-            emit_json({"intent": intent.to_dict() if intent else None})
+            shown: dict[str, object] = {"intent": intent.to_dict() if intent else None}
+            emit_json(shown if not args.run else {**shown, "result": None})
         else:
-            say(f"{intent.workflow} {intent.args or ''}".strip() if intent else "no workflow")
+            from ..dispatch import describe
+            from ..i18n import language_for, speaking
+
+            # In words, in the message's language (a workflow's id is for --json).
+            with speaking(args.text, hint=intent.language if intent else None):
+                say(describe(intent, language_for(None)))
         return 0 if intent else 1
-    if intent is None:
-        if wants_json(args):
-            emit_json({"intent": None, "result": None})
-        else:
-            say("no workflow")
-        return 1
     import os
 
     from ..dispatch import RunContext, run_intent
@@ -201,6 +213,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         verb.add_argument("--scope", choices=["project", "user"], default="project")
         verb.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
         if name == "install":
+            verb.add_argument(
+                "--command",
+                metavar="PATH",
+                help="absolute path of the workmem the hooks run (default: workmem on PATH)",
+            )
             verb.add_argument(
                 "--trust",
                 action="store_true",

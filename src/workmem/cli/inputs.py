@@ -1,8 +1,8 @@
 """Text arguments as every command takes them: ``-`` is stdin, ``@path`` a file, else itself.
 
 Long texts (a session's context, a resumption note, memories to wrap) come from the agent
-through a pipe or a file; files are decoded like memory files (UTF-8, BOM and CRLF
-tolerated, a clear error otherwise).
+through a pipe or a file; files are read bounded (``files.bounded``) and decoded like
+memory files (UTF-8, BOM and CRLF tolerated, a clear error otherwise).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import UsageError
+from ..errors import NotFoundError, UsageError
 
 
 def read_file(name: str) -> str:
@@ -19,11 +19,19 @@ def read_file(name: str) -> str:
         return sys.stdin.read()
     from ..files.text import decode
 
+    return decode(read_input_file(name), name)[0]
+
+
+def read_input_file(name: str) -> bytes:
+    """The bytes of a file a command was handed: bounded like every read (a pipe or a
+    device is refused by its type, a file over the memory-file limit by its size)."""
+    from ..files.bounded import read_file
+    from ..files.text import MAX_FILE_BYTES
+
     try:
-        data = Path(name).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
-    return decode(data, name)[0]
+        return read_file(Path(name), limit=MAX_FILE_BYTES, what="input file", shown=name)
+    except NotFoundError:
+        raise UsageError(f"cannot read {name}: no such file") from None
 
 
 def text_arg(value: str | None) -> str | None:

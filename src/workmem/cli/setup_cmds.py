@@ -14,6 +14,8 @@ _VERBS = {
     "created": "created",
     "added": "added",
     "removed": "removed",
+    "updated": "updated",
+    "would-update": "would update",
     "would-create": "would create",
     "would-add": "would add",
     "would-remove": "would remove",
@@ -79,6 +81,8 @@ def _print(report: Any) -> None:
             say(textwrap.fill(first, width=96, initial_indent="  - ", subsequent_indent="    "))
             for more in rest:
                 say(more)
+    if report.commit:
+        say("\n" + textwrap.fill(report.commit, width=96, subsequent_indent="  "))
     say("")
     if report.dry_run:
         say("Dry run: nothing was written." if report.changed else "Nothing would change.")

@@ -1,5 +1,5 @@
-"""``workmem sync``, ``workmem sync init`` and ``workmem merge-driver``: memory on several
-machines, through git or through a cloud folder."""
+"""``workmem sync``, ``workmem sync init`` / ``uninit`` and ``workmem merge-driver``: memory
+on several machines, through git or through a cloud folder."""
 
 from __future__ import annotations
 
@@ -40,6 +40,27 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_uninit(args: argparse.Namespace) -> int:
+    from ..sync.unsetup import uninit_sync
+
+    report = uninit_sync(_workspace(args), dry_run=args.dry_run)
+    if wants_json(args):
+        emit_json({"ok": True, **report.to_dict()})
+        return 0
+    verb = "would" if report.dry_run else ""
+    if not (report.restored or report.removed):
+        say("Sync is not set up here; nothing to undo.")
+    else:
+        say("Sync set-up undone:" if not report.dry_run else "Undo, dry run (nothing written):")
+    for shown in report.restored:
+        say(f"  {verb + ' ' if verb else ''}put back {shown} as it was")
+    for shown in report.removed:
+        say(f"  {verb + ' ' if verb else ''}removed {shown}")
+    for note in report.notes:
+        say(f"  note: {note}")
+    return 0
+
+
 def cmd_sync(args: argparse.Namespace) -> int:
     workspace = _workspace(args)
     if args.merge_copies:
@@ -60,10 +81,20 @@ def cmd_sync(args: argparse.Namespace) -> int:
         say(f"Synced:{merged} pushed to {report.remote}/{report.branch}{tries}.")
     if report.exported:
         say(f"  sent {len(report.exported)} changed file(s)")
-    if report.imported:
-        say(f"  brought back {len(report.imported)} file(s): {', '.join(report.imported[:5])}")
+    added, deleted = set(report.added), set(report.deleted)
+    changed = [p for p in report.imported if p not in added and p not in deleted]
+    for label, paths in (
+        ("new from the other machines", report.added),
+        ("changed by the other machines", changed),
+        ("deleted on the other machines", report.deleted),
+    ):
+        if paths:
+            more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+            say(f"  {label}: {len(paths)} file(s): {', '.join(paths[:5])}{more}")
     for conflict in report.conflicts:
-        say(f"  conflict: {conflict} (both versions kept in the file; `workmem doctor` lists them)")
+        say(f"  conflict: {conflict} (`workmem doctor` lists it until you settle it)")
+    for refused in report.refused:
+        say(f"  skipped: {refused}")
     for note in report.notes:
         say(f"  note: {note}")
     return 1 if report.conflicts else 0
@@ -81,6 +112,8 @@ def _merge_copies(args: argparse.Namespace, workspace: Any) -> int:
     for item in report.merged:
         say(f"Merged {item['copy']} ({item['service']}) into {item['into']}")
         say(f"  the copy was moved to {item['archived']}")
+    for note in report.notes:
+        say(f"  {note}")
     for conflict in report.conflicts:
         say(f"  conflict: {conflict}")
     for problem in report.problems:
@@ -120,6 +153,13 @@ def register(subparsers: argparse._SubParsersAction[Any], common: argparse.Argum
     )
     init.add_argument("--dry-run", action="store_true", help="show the changes, write nothing")
     init.set_defaults(handler=cmd_init)
+    uninit = actions.add_parser(
+        "uninit",
+        parents=[common],
+        help="undo sync init: each file back as it was, drivers removed (memory kept)",
+    )
+    uninit.add_argument("--dry-run", action="store_true", help="show the changes, write nothing")
+    uninit.set_defaults(handler=cmd_uninit)
 
     driver = subparsers.add_parser(
         "merge-driver",

@@ -28,10 +28,9 @@ def _server() -> Callable[..., None]:
         import uvicorn  # noqa: F401
     except ImportError as exc:
         missing = getattr(exc, "name", None) or "starlette or uvicorn"
-        raise UsageError(
-            f"the web viewer needs starlette and uvicorn ({missing} is missing): "
-            "pip install 'workmem[web]'"
-        ) from exc
+        from ..platforms.install_route import needs_extra
+
+        raise UsageError(needs_extra(f"the web viewer ({missing} is missing)", "web")) from exc
     from ..web.app import serve
 
     return serve
@@ -79,7 +78,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         description=(
             "Serve a read-only web view of this workspace's memory: the session board, "
             "session snapshots and notes, threads, the event timeline and search. "
-            "Needs the optional extra: pip install 'workmem[web]'."
+            "Needs the optional extra `web`; without it, this command prints how to add it "
+            "for your install."
         ),
     )
     serve.add_argument(

@@ -12,6 +12,7 @@ all text); when that count is over, it is built again with the room scaled down.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,7 +30,15 @@ class Part:
     lines: list[str]
     #: share of the budget it may take before the others had theirs
     share: float
+    #: heading level (``##``, ``###``); a part's place in the document is its place in the list
+    level: int = 2
+    #: when it is funded: lower first (equal ranks in document order)
+    rank: int = 0
     kept: list[str] = field(default_factory=list)
+
+    @property
+    def heading(self) -> str:
+        return "#" * self.level + " " + self.title
 
     @property
     def shortened(self) -> bool:
@@ -46,6 +55,84 @@ class Fitted:
     tokens: int
     left_out: list[str]
     shortened: list[str]
+
+
+_MARKERS = re.compile(r"^\s*(?:[-*>]\s*)?(?:\[[a-z ]+\]\s*)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_NON_WORD = re.compile(r"[\W_]+")
+#: sentences shorter than this (after normalising) may repeat: "tests passed", a file name
+_MIN_REPEAT = 20
+
+
+def _fact(text: str) -> str:
+    return _NON_WORD.sub(" ", _MARKERS.sub("", text)).strip().casefold()
+
+
+def _weighty(fact: str) -> bool:
+    """Long enough that saying it twice is a repeat (a CJK character weighs a short word)."""
+    return len(fact) + 2 * sum(1 for c in fact if c >= "\u3040") >= _MIN_REPEAT
+
+
+def _key(fact: str) -> int:
+    import zlib
+
+    return zlib.crc32(fact.encode("utf-8", "replace"))
+
+
+def _facts_of(line: str) -> tuple[str, list[str]]:
+    """(the line's list marker, its facts): a quoted line is one fact, any other line one
+    per sentence."""
+    if line.lstrip().startswith(">"):
+        return "", [line]
+    prefix = _MARKERS.match(line)
+    head = prefix.group(0) if prefix else ""
+    return head, [s for s in _SENTENCE_END.split(line[len(head) :]) if s.strip()]
+
+
+def fact_keys(text: str) -> set[int]:
+    """The facts a finished document showed, as keys ``dedupe`` takes as already seen (so
+    a document given after it in the same session does not say them again, short ones
+    included: "[done] Run tests" was read there)."""
+    keys: set[int] = set()
+    for line in text.splitlines():
+        for fact in _facts_of(line)[1]:
+            flat = _fact(fact)
+            if len(flat) >= 8:
+                keys.add(_key(flat))
+    return keys
+
+
+def dedupe(top: list[str], parts: list[Part], seen: set[int] | None = None) -> None:
+    """Each fact once in the whole document: a sentence already shown (in the top lines, an
+    earlier part, or ``seen``: an earlier document) is dropped from a later line, and a line
+    left with nothing goes. Quoted lines (a request, shown verbatim) are compared whole."""
+    earlier = set(seen or ())
+    seen = set(earlier)
+
+    def fresh(line: str) -> str | None:
+        head, sentences = _facts_of(line)
+        kept = []
+        for sentence in sentences:
+            fact = _fact(sentence)
+            key = _key(fact)
+            if key in seen and (_weighty(fact) or key in earlier):
+                continue
+            seen.add(key)
+            kept.append(sentence)
+        if not kept:
+            return None
+        return line if len(kept) == len(sentences) else head + " ".join(kept)
+
+    top[:] = [line for line in (fresh(t) for t in top) if line is not None]
+    for part in parts:
+        lines = [line for line in (fresh(t) for t in part.lines) if line is not None]
+        # a label left without what it introduced ("Then:") goes too
+        part.lines = [] if all(_is_label(line) for line in lines) else lines
+
+
+def _is_label(line: str) -> bool:
+    text = line.strip()
+    return text.endswith(":") and len(text) <= 40 and not text.startswith(("-", ">"))
 
 
 def _tokens(text: str) -> int:
@@ -67,7 +154,10 @@ def take_lines(lines: list[str], tokens: int) -> list[str]:
         room = tokens - used
         if room > 20:
             ratio = room / cost
-            kept.append(line[: max(int(len(line) * ratio) - 2, 0)].rstrip() + " …")
+            from ..files.freetext import cut_at, redacted
+
+            clean = redacted(line)  # redacted before it is cut
+            kept.append(clean[: cut_at(clean, max(int(len(clean) * ratio) - 2, 0))].rstrip() + " …")
         break
     return kept
 
@@ -77,18 +167,19 @@ def fit_parts(parts: list[Part], budget: int) -> None:
     for part in parts:
         part.kept = []
     remaining = budget
-    for part in parts:
-        heading = _tokens(f"## {part.title}") + 2
+    order = sorted(parts, key=lambda p: p.rank)
+    for part in order:
+        heading = _tokens(part.heading) + 2
         allowed = min(int(part.share * budget), remaining - heading)
         if not part.lines or allowed <= 20:
             continue
         part.kept = take_lines(part.lines, allowed)
         if part.kept:
             remaining -= heading + _tokens("\n".join(part.kept))
-    for part in parts:
+    for part in order:
         if not part.lines or (len(part.kept) == len(part.lines) and not part.shortened):
             continue
-        heading = 0 if part.kept else _tokens(f"## {part.title}") + 2
+        heading = 0 if part.kept else _tokens(part.heading) + 2
         before = _tokens("\n".join(part.kept)) if part.kept else 0
         grown = take_lines(part.lines, before + remaining - heading)
         if len(grown) > len(part.kept) or (grown and _tokens("\n".join(grown)) > before):
@@ -102,7 +193,7 @@ def _compose(top: list[str], parts: list[Part], room: int, budget: int, files: l
     body: list[str] = ["\n\n".join(top)]
     for part in parts:
         if part.kept:
-            body.append(f"## {part.title}\n" + "\n".join(part.kept))
+            body.append(part.heading + "\n" + "\n".join(part.kept))
     left_out = [p.title for p in parts if p.lines and not p.kept]
     shortened = [p.title for p in parts if p.kept and p.shortened]
     if left_out or shortened:

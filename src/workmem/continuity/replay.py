@@ -1,31 +1,24 @@
-"""Replaying a recorded session up to a line through workmem's hooks, as the agent would.
+"""Replaying a recorded session up to a cut through workmem's hooks, and what the agent is
+given back after a compaction there (the continuity benchmark's replay).
 
-The prefix of the transcript goes into a fresh HOME in the platform's own layout, a fresh
-memory root is made, and the hooks run as separate processes (``workmem hook …``) exactly
-as the platform starts them: session start, the last user prompt, pre-compact, then session
-start after the compaction. What that last hook answers is the context the agent would get.
+The prefix of the transcript goes into a sandbox (``sandbox``) in the platform's own
+layout; session start, the last request and pre-compact run through the platform's own
+hooks, each at the time the recording gives, then whatever the platform gives the model
+after a compaction: Claude Code's and Codex's session start ``compact``, Gemini CLI's next
+prompt hook, OpenClaw's next bootstrap, Cursor's rules file.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import subprocess
-import sys
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import hook_shapes as shapes
+from .layouts import Placed
+from .sandbox import SEED_ACTIVE, SEED_FEEDBACK, Sandbox, run_hook
 from .truth import Recording
 
-#: platform -> its hook event names for: start, prompt, pre-compact
-EVENTS = {
-    "claude-code": ("SessionStart", "UserPromptSubmit", "PreCompact"),
-    "codex": ("SessionStart", "UserPromptSubmit", "PreCompact"),
-}
-HOOK_TIMEOUT = 60.0
+__all__ = ["SEED_ACTIVE", "SEED_FEEDBACK", "Replay", "replay", "run_hook"]
 
 
 @dataclass
@@ -34,91 +27,78 @@ class Replay:
     #: hook name -> wall seconds
     times: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    #: what the session start (startup) gave, before any work
+    start_context: str = ""
 
 
-def _transcript_path(home: Path, root: Path, rec: Recording) -> Path:
-    if rec.platform == "codex":
-        folder = home / ".codex" / "sessions" / "2026" / "01" / "01"
-        return folder / f"rollout-2026-01-01T00-00-00-{rec.session_id}.jsonl"
-    encoded = re.sub(r"[^A-Za-z0-9]", "-", str(root))
-    return home / ".claude" / "projects" / encoded / f"{rec.session_id}.jsonl"
+def _request_line(rec: Recording, cut_line: int) -> int:
+    lines = [said.line for said in rec.requests if said.line <= cut_line]
+    return lines[-1] if lines else cut_line
 
 
-def run_hook(
-    event: str, platform: str, payload: dict[str, object], root: Path, env: dict[str, str]
-) -> tuple[str, float, str | None]:
-    """Run ``workmem hook EVENT`` as the agent starts it: (stdout, wall seconds, problem)."""
-    started = time.perf_counter()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "workmem", "hook", event, "--platform", platform],
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            cwd=root,
-            env=env,
-            timeout=HOOK_TIMEOUT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return "", time.perf_counter() - started, f"{event} timed out"
-    elapsed = time.perf_counter() - started
-    problem = None
-    if done.returncode != 0:
-        problem = f"{event} exited {done.returncode}: {done.stderr.strip()[-300:]}"
-    return done.stdout, elapsed, problem
+def replay(
+    rec: Recording,
+    cut_line: int,
+    request: str | None,
+    *,
+    budget: int,
+    seed: bool = True,
+    seed_cache: Path | None = None,
+) -> Replay:
+    """Start, last request, pre-compact at ``cut_line``, then what the platform gives back
+    after a compaction (Claude Code and Codex: session start ``compact``; Gemini CLI: the
+    next prompt's hook; OpenClaw: the next bootstrap; Cursor: its rules file)."""
+    import tempfile
 
-
-def _context_of(stdout: str) -> str:
-    text = stdout.strip()
-    if not text:
-        return ""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text
-    specific = data.get("hookSpecificOutput") if isinstance(data, dict) else None
-    if isinstance(specific, dict) and isinstance(specific.get("additionalContext"), str):
-        return str(specific["additionalContext"])
-    return ""
-
-
-def replay(rec: Recording, cut_line: int, request: str | None, *, budget: int) -> Replay:
-    """Run the hooks on the transcript's lines ``0..cut_line`` in a fresh HOME and root."""
+    platform = rec.platform
     with tempfile.TemporaryDirectory(prefix="workmem-continuity-") as tmp:
-        home, root = Path(tmp) / "home", Path(tmp) / "project"
-        root.mkdir(parents=True)
-        (root / "workmem.toml").write_text(f"[hooks]\nresume_tokens = {budget}\n")
-        transcript = _transcript_path(home, root, rec)
-        transcript.parent.mkdir(parents=True)
-        transcript.write_bytes(b"\n".join(rec.lines[: cut_line + 1]) + b"\n")
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("WORKMEM_", "CLAUDE_", "CODEX_"))
-        }
-        env.update(HOME=str(home), PYTHONDONTWRITEBYTECODE="1")
-        start, prompt, compact = EVENTS[rec.platform]
-        base: dict[str, object] = {
-            "session_id": rec.session_id,
-            "transcript_path": str(transcript),
-            "cwd": str(root),
-        }
-        steps: list[tuple[str, str, dict[str, object]]] = [
-            ("startup", start, {"hook_event_name": start, "source": "startup"}),
-            ("prompt", prompt, {"hook_event_name": prompt, "prompt": request or ""}),
-            ("pre-compact", compact, {"hook_event_name": compact, "trigger": "auto"}),
-            ("resume", start, {"hook_event_name": start, "source": "compact"}),
-        ]
+        box = Sandbox.create(Path(tmp), budget)
+        placed = Placed(rec, box.home, box.root)
+        first, cut_time = rec.time_at(0), rec.time_at(cut_line)
+        if seed:
+            box.seed_memory(first - 86400 if first is not None else None, seed_cache)
+        asked = _request_line(rec, cut_line)
+        path = placed.write(0, first)
+
+        def shaped(
+            step: str, text: str | None = None, source: str = "startup"
+        ) -> dict[str, object]:
+            return shapes.payload(
+                platform,
+                step,
+                session_id=rec.session_id,
+                transcript=path,
+                root=box.root,
+                text=text,
+                source=source,
+            )
+
         result = Replay("")
-        out = ""
-        for label, event, extra in steps:
-            out, seconds, problem = run_hook(event, rec.platform, {**base, **extra}, root, env)
-            result.times[label] = seconds
-            if problem:
-                result.failures.append(problem)
-        log = root / "memory" / ".workmem" / "hook.log"
-        if log.is_file():
-            result.failures += [line for line in log.read_text().splitlines() if line.strip()]
-        result.context = _context_of(out)
+        out = box.hook(platform, shapes.START, shaped(shapes.START), first, label="startup")
+        result.start_context = shapes.model_context(platform, shapes.START, out or "", box.root)
+        placed.write(asked, rec.time_at(asked))
+        box.hook(platform, shapes.PROMPT, shaped(shapes.PROMPT, request or ""), rec.time_at(asked))
+        placed.write(cut_line, cut_time)
+        out = box.hook(platform, shapes.COMPACT, shaped(shapes.COMPACT), cut_time)
+        if platform == "cursor":
+            context = shapes.model_context(platform, shapes.COMPACT, out or "", box.root)
+        elif platform == "gemini":
+            later = [s.text for s in rec.requests if s.line > cut_line]
+            nxt = later[0] if later else "continue"
+            out = box.hook(
+                platform, shapes.PROMPT, shaped(shapes.PROMPT, nxt), cut_time, label="resume"
+            )
+            context = shapes.model_context(platform, shapes.PROMPT, out or "", box.root)
+        else:
+            out = box.hook(
+                platform,
+                shapes.START,
+                shaped(shapes.START, source="compact"),
+                cut_time,
+                label="resume",
+            )
+            context = shapes.model_context(platform, shapes.START, out or "", box.root)
+        result.context = context
+        result.times = dict(box.times)
+        result.failures = box.failures + box.hook_log()
         return result

@@ -28,6 +28,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pa
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..transcripts.account import SessionAccount
     from ..transcripts.model import Transcript
 
 #: bytes of a transcript's end read by a save (plus its head and its plan lines)
@@ -36,6 +37,8 @@ LAST_SAVE = "last-save.json"
 #: the parts of a save, in the order they run
 NOTES, SNAPSHOT, RELAY, JOURNAL, INDEX = "notes", "snapshot", "relay", "journal", "index"
 PRE_COMPACT_PARTS = (NOTES, SNAPSHOT, RELAY)
+#: a turn's end: the notes (within their token gates) and the snapshot and row
+TURN_END_PARTS = (NOTES, SNAPSHOT)
 #: parts that belong to one memory session (the relay and the index are the workspace's)
 NEEDS_SESSION = frozenset({NOTES, SNAPSHOT, JOURNAL})
 SESSION_END_PARTS = (NOTES, SNAPSHOT, RELAY, JOURNAL, INDEX)
@@ -82,6 +85,29 @@ class SaveInput:
     path: Path
     transcript: Transcript
     home: Path | None = None
+    #: the notes run only when their token gates let them, and the snapshot only when what
+    #: it would say changed (a turn's end)
+    gated: bool = False
+    #: what the snapshot part wrote from, to tell the next turn's save it has nothing new
+    basis: int | None = None
+    _account: SessionAccount | None = None
+
+    @property
+    def account(self) -> SessionAccount:
+        """What came of the session, built once for every part of the save."""
+        if self._account is None:
+            from ..transcripts.account import build_account
+
+            self._account = build_account(self.transcript)
+        return self._account
+
+    def state(self, language: str, limit: int = 600) -> str:
+        """The account in one line, safe for any memory file."""
+        from ..files.freetext import neutralize_line
+        from .account_text import headline
+
+        told = headline(self.account, language, limit=limit)
+        return neutralize_line(told, limit=limit) if told else ""
 
 
 def read_for_save(path: Path, platform: str | None) -> Transcript:
@@ -91,8 +117,9 @@ def read_for_save(path: Path, platform: str | None) -> Transcript:
 
 
 def _failure_text(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip()
-    return text if len(text) <= 300 else text[:299] + "…"
+    from ..files.freetext import shorten
+
+    return shorten(f"{type(exc).__name__}: {exc}".strip(), 300)  # redacted, then cut
 
 
 def save_session(
@@ -105,6 +132,9 @@ def save_session(
     parts: tuple[str, ...] = PRE_COMPACT_PARTS,
     home: Path | None = None,
     log: Callable[[str, BaseException], None] | None = None,
+    cwd: Path | None = None,
+    ended: bool = False,
+    gated: bool = False,
 ) -> SaveReport:
     """Run every part; never raises for a part's failure (see the module docstring)."""
     started = time.perf_counter()
@@ -128,7 +158,7 @@ def save_session(
     if parsed is not None and transcript is not None:
         from ..i18n import speaking
 
-        shared = SaveInput(workspace, session_id or "", platform, transcript, parsed, home)
+        shared = SaveInput(workspace, session_id or "", platform, transcript, parsed, home, gated)
         # The parts write in the language the user spoke in the transcript (with
         # ``language = "auto"``), unless the hook that runs the save saw a prompt.
         with speaking(users_words(parsed)):
@@ -139,9 +169,59 @@ def save_session(
                     report.failed[part] = _failure_text(exc)
                     if log is not None:
                         log(part, exc)
+            outcome = _outcome_line(shared)
+        basis = shared.basis
+    else:
+        outcome, basis = None, None
+    if session_id:
+        extra = {"snapshot_basis": basis} if basis is not None else {}
+        _note_activity(workspace, session_id, reason, transcript, cwd, outcome, ended, log, extra)
     report.seconds = time.perf_counter() - started
     _record(workspace, report)
     return report
+
+
+def _outcome_line(job: SaveInput) -> str | None:
+    from ..i18n import language_for
+
+    try:
+        return job.state(language_for(job.workspace), limit=300) or None
+    except Exception:
+        return None
+
+
+def _note_activity(
+    workspace: Workspace,
+    session_id: str,
+    reason: str,
+    transcript: Path | None,
+    cwd: Path | None,
+    outcome: str | None,
+    ended: bool,
+    log: Callable[[str, BaseException], None] | None,
+    extra: dict[str, Any],
+) -> None:
+    """The session's own activity record: when it saved, the repository then, its outcome,
+    and at a session end that it ended (what the next session's handoff reads)."""
+    from ..files.store import Store
+    from .activity import note_save
+    from .repo_state import capture
+
+    try:
+        repo = capture(cwd or workspace.root)
+        note_save(
+            Store(workspace),
+            session_id,
+            reason=reason,
+            transcript=transcript,
+            repo=repo.to_dict() if repo is not None else None,
+            outcome=outcome,
+            ended=ended,
+            extra=extra,
+        )
+    except Exception as exc:  # derived state: a lost record costs a detail of the handoff
+        if log is not None:
+            log("activity", exc)
 
 
 def users_words(transcript: Transcript) -> str:
@@ -215,9 +295,12 @@ def _notes(job: SaveInput) -> str:
         platform=job.platform,
         home=job.home,
         parsed=job.transcript,
+        gated=job.gated,
     )
     if result.failed:
         raise RuntimeError(result.failed)
+    if not result.ran:
+        return f"not yet ({result.reason})"
     return f"{len(result.changed)} section(s) changed"
 
 
@@ -234,24 +317,13 @@ def topic_of(transcript: Transcript) -> str | None:
 
 
 def state_text(transcript: Transcript, language: str = "en") -> str:
-    """Where the session stands, in one line: the plan's open steps and the last request."""
+    """What came of the session so far, in one line: its account (``account_text``)."""
     from ..files.freetext import neutralize_line
-    from ..i18n import text
-    from ..transcripts.facts import extract_facts
+    from ..transcripts.account import build_account
+    from .account_text import headline
 
-    facts = extract_facts(transcript)
-    parts: list[str] = []
-    doing = facts.plan_items("in_progress")
-    pending = facts.plan_items("pending")
-    items = text(language, "save.list_separator")
-    if doing:
-        parts.append(text(language, "save.in_progress", items=items.join(doing)))
-    if pending:
-        parts.append(text(language, "save.next", items=items.join(pending[:5])))
-    if facts.requests:
-        parts.append(text(language, "save.last_request", text=facts.requests[-1]))
-    joined = text(language, "save.separator").join(parts)
-    return neutralize_line(joined, limit=600) if parts else ""
+    told = headline(build_account(transcript), language, limit=600)
+    return neutralize_line(told, limit=600) if told else ""
 
 
 def state_paragraph(transcript: Transcript, language: str = "en") -> str:
@@ -263,38 +335,88 @@ def state_paragraph(transcript: Transcript, language: str = "en") -> str:
 
 
 def _snapshot(job: SaveInput) -> str:
-    """The board snapshot and row: state and files merged in; a topic where there is none."""
+    """The board snapshot and row: the account, the plan's steps, decisions and files merged
+    in; a topic where there is none; the Summary told from the outcome."""
     from ..board.context import BoardContext
     from ..board.lifecycle import update_session
     from ..board.snapshot import CURRENT_CONTEXT, FILES, SnapshotChange
+    from ..i18n.placeholders import AUTO_SAVED
     from ..transcripts.facts import describe_file, extract_facts
 
     ctx = BoardContext.open(job.workspace.root, platform=job.platform)
+    language = ctx.language()
+    state = job.state(language)
+    edited = extract_facts(job.transcript).edited[:20]
+    if _unchanged_since_last_turn(job, state, [f.path for f in edited]):
+        return "unchanged since the last turn"
     row = ctx.index.read().get(job.session_id)
     if row is None:
         raise LookupError(f"session {job.session_id} is not on the board")
     change = SnapshotChange()
-    language = ctx.language()
-    state = state_paragraph(job.transcript, language)
     if state:
-        change.add(CURRENT_CONTEXT, state)
-    edited = extract_facts(job.transcript).edited[:20]
+        change.add(CURRENT_CONTEXT, f"{AUTO_SAVED[language]} ({clock.stamp()}): {state}")
+    _plan_and_decisions(job, change, ctx.snapshot_text(job.session_id))
     if edited:
         change.add(FILES, "\n".join(f"`{f.path}` — {describe_file(f)}" for f in edited))
     # The agent's own words win: a placeholder topic is filled in; the summary follows the
-    # state unless the agent wrote its own (one a save wrote is recorded, so it can tell).
+    # account unless the agent wrote its own (one a save wrote is recorded, so it can tell).
     topic = topic_of(job.transcript) if row.has_placeholder_topic else None
-    state = state_text(job.transcript, language)
+    summary_now = job.state(language, limit=200)
     written_by_save = _auto_summaries(job.workspace).get(job.session_id)
     summary: str | None = row.summary
-    if state and (not row.has_meaningful_summary or row.summary == written_by_save):
-        from ..board.lifecycle import summary_from
-
-        summary = summary_from(state) or row.summary
+    if summary_now and (not row.has_meaningful_summary or row.summary == written_by_save):
+        summary = summary_now
     result = update_session(ctx, job.session_id, topic=topic, summary=summary, change=change)
     if result.row is not None and (summary != row.summary or written_by_save is not None):
         _remember_auto_summary(job.workspace, job.session_id, result.row.summary)
-    return f"{result.row.status}; topic {result.row.topic!r}" if result.row else "updated"
+    # [fidelity, issue 28 item 6] what the hooks cannot see: Keywords from the real topic,
+    # the dated events the user stated (never raises; says what it did or what failed)
+    from ..journal.stated_events import record_from_conversation
+
+    said = record_from_conversation(
+        job.workspace, job.session_id, job.transcript, platform=job.platform
+    )
+    done = f"{result.row.status}; topic {result.row.topic!r}" if result.row else "updated"
+    return f"{done}; {said}" if said else done
+
+
+def _unchanged_since_last_turn(job: SaveInput, state: str, files: list[str]) -> bool:
+    """At a turn's end, whether the snapshot would say what it says already (the same
+    account, plan, decisions and files as at the last save): then the board is not
+    rewritten for nothing. Other saves always write."""
+    import zlib
+
+    account = job.account
+    said = [state, *files, *(t for _s, t in account.open), *account.done, *account.decisions]
+    job.basis = zlib.crc32("\n".join(said).encode("utf-8", "replace"))
+    if not job.gated:
+        return False
+    from .activity import read
+
+    record = read(job.workspace, job.session_id)
+    return record is not None and record.data.get("snapshot_basis") == job.basis
+
+
+def _plan_and_decisions(job: SaveInput, change: Any, snapshot: str | None) -> None:
+    """Open steps as Next Actions; a step the plan finished is marked done where the snapshot
+    listed it open; decisions and the agent's question in the transcript's own words."""
+    from ..board.snapshot import DECISIONS, NEXT_ACTIONS, OPEN_QUESTIONS, section_items
+    from ..files.freetext import neutralize_line
+
+    account = job.account
+    listed = {" ".join(i.split()).casefold() for i in section_items(snapshot or "", NEXT_ACTIONS)}
+    steps = [neutralize_line(text, limit=300) for _status, text in account.open]
+    steps += [
+        f"[done] {neutralize_line(text, limit=300)}"
+        for text in account.done
+        if " ".join(neutralize_line(text, limit=300).split()).casefold() in listed
+    ]
+    if steps:
+        change.add(NEXT_ACTIONS, "\n".join(steps))
+    if account.decisions:
+        change.add(DECISIONS, "\n".join(neutralize_line(d, limit=300) for d in account.decisions))
+    if account.question:
+        change.add(OPEN_QUESTIONS, neutralize_line(account.question, limit=300))
 
 
 AUTO_SUMMARIES = "auto-summaries.json"
@@ -334,7 +456,9 @@ def _relay(job: SaveInput) -> str:
         home=job.home,
         parsed=job.transcript,
     )
-    return f"{result.words} words" if result.written else (result.skipped_reason or "skipped")
+    if not result.written:
+        return result.skipped_reason or "skipped"
+    return "; ".join([f"{result.words} words", *result.dropped])  # every drop, reported
 
 
 def _journal(job: SaveInput) -> str:
@@ -343,10 +467,13 @@ def _journal(job: SaveInput) -> str:
     from ..journal.writer import MemoryWriter
 
     language = language_for(job.workspace)
-    state = state_text(job.transcript, language)
+    state = job.state(language)
     if not state:
         return "nothing to record"
     note = text(language, "save.resumption", sid=job.session_id, stamp=clock.stamp(), state=state)
+    open_steps = [f"- {step}" for _status, step in job.account.open]
+    if open_steps:
+        note += "\n" + "\n".join(open_steps)
     # The log names the agent the board names: the hook's platform, not a guess from an
     # environment that agents do not always mark.
     from ..board.context import BoardContext
@@ -354,7 +481,7 @@ def _journal(job: SaveInput) -> str:
     agent = BoardContext.open(job.workspace.root, platform=job.platform).agent_name()
     MemoryWriter(job.workspace.root, agent_name=agent).end_session(
         session_summary=text(
-            language, "save.ended", sid=job.session_id, state=state[:300].rstrip()
+            language, "save.ended", sid=job.session_id, state=job.state(language, 300)
         ),
         resumption_note=note,
     )

@@ -36,7 +36,7 @@ def content_words(text: str) -> list[str]:
     ]
 
 
-def _flat(text: str) -> str:
+def flat(text: str) -> str:
     return _SPACE.sub(" ", text.replace("\\#", "#").replace("\\-", "-")).strip().casefold()
 
 
@@ -58,8 +58,8 @@ class Parts:
 def plan_share(items: list[str], context: str) -> float | None:
     if not items:
         return None
-    flat = _flat(context)
-    return sum(1 for item in items if _flat(item) in flat) / len(items)
+    whole = flat(context)
+    return sum(1 for item in items if flat(item) in whole) / len(items)
 
 
 def request_share(request: str | None, context: str) -> float | None:

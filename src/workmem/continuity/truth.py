@@ -2,10 +2,15 @@
 
 This reader is deliberately separate from the transcript readers workmem saves from: a
 benchmark that shared its parser with the system it measures would be blind to that
-parser's mistakes. It reads the JSONL file line by line, in file order, and keeps only
-what the scoring needs: tool calls (with the files they read or edit), the agent's plan as
-it changes (TodoWrite, TaskCreate/TaskUpdate/TaskList, update_plan), the user's real
-requests, the conversation's text, and the platform's own compaction summaries.
+parser's mistakes. It reads the file unit by unit (a line of JSONL, or a message of Gemini
+CLI's single JSON document), in file order, and keeps only what the scoring needs: tool
+calls (with the files they read or edit), the agent's plan as it changes (TodoWrite,
+TaskCreate/TaskUpdate/TaskList, update_plan, write_todos), the user's real requests, every
+prompt a person typed (the turns), the conversation's text, the platform's own compaction
+summaries, and when each unit was written (the replay's clock).
+
+The shared model and helpers are here; each platform's reader is its own module
+(``truth_claude``, ``truth_codex``, ``truth_gemini``, ``truth_openclaw``).
 """
 
 from __future__ import annotations
@@ -14,12 +19,12 @@ import json
 import re
 import shlex
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 PlanState = list[tuple[str, str]]  # (item text, status)
 
-_EDIT_OR_READ = {"read", "edit", "multiedit", "write", "notebookedit"}
 _CODE_FILE = re.compile(
     r"\.(?:go|py|ts|tsx|js|jsx|mjs|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|swift|m|sh|bash|zsh|md|mdx"
     r"|json|jsonl|ya?ml|toml|ini|cfg|sql|html|css|scss|txt|lock|mod|sum|proto|graphql|vue"
@@ -29,10 +34,11 @@ _CODE_FILE = re.compile(
 _PATTERN_FIRST = {"rg", "grep", "egrep", "ag", "ack", "sed", "awk"}
 _WRAPPERS = re.compile(
     r"<(system-reminder|ide_opened_file|ide_selection|local-command-stdout|local-command-stderr"
-    r"|command-message|command-name|command-args)>.*?</\1>",
+    r"|command-message|command-name|command-args|hook_context)>.*?</\1>",
     re.S,
 )
-_CALL_OUTPUTS = ("function_call_output", "custom_tool_call_output")
+#: what a person typed after a slash command is their request
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _NOT_A_REQUEST = (
     "<",
     "Caveat:",
@@ -76,13 +82,23 @@ class Recording:
     path: Path
     session_id: str
     cwd: str | None
+    #: the file's units: JSONL lines, or (Gemini CLI's single JSON) messages as JSON
     lines: list[bytes]
     steps: list[Step] = field(default_factory=list)
     #: (line, plan state after that line) for every line that changed the plan
     plans: list[tuple[int, PlanState]] = field(default_factory=list)
+    #: real requests: what a person asked (5+ content words, wrappers removed)
     requests: list[Said] = field(default_factory=list)
+    #: every message a person typed, short ones too: the session's turns begin here
+    prompts: list[Said] = field(default_factory=list)
     said: list[Said] = field(default_factory=list)
     compactions: list[CompactPoint] = field(default_factory=list)
+    #: epoch seconds each unit was written, where the file says (None where it does not)
+    times: list[float | None] = field(default_factory=list)
+    #: "jsonl", or "json" for a single JSON document rewritten whole (``document`` holds
+    #: its fields other than the messages)
+    layout: str = "jsonl"
+    document: dict[str, Any] = field(default_factory=dict)
 
     def plan_at(self, line: int) -> PlanState | None:
         found = None
@@ -100,6 +116,27 @@ class Recording:
             found = said.text
         return found
 
+    def time_at(self, line: int) -> float | None:
+        """When the unit at ``line`` was written: its own time, else the last one before it,
+        else the first one after it (a header without a time)."""
+        for number in range(min(line, len(self.times) - 1), -1, -1):
+            if self.times[number] is not None:
+                return self.times[number]
+        return next((t for t in self.times if t is not None), None)
+
+    def prefix(self, line: int, fields: dict[str, Any] | None = None) -> bytes:
+        """The file as it was once unit ``line`` was written, in the platform's own format
+        (``fields`` replace the single JSON document's own, such as its project)."""
+        if self.layout == "json":
+            messages = [json.loads(raw) for raw in self.lines[: line + 1]]
+            document = {**self.document, **(fields or {})}
+            last = messages[-1].get("timestamp") if messages else None
+            if isinstance(last, str):
+                document["lastUpdated"] = last
+            document["messages"] = messages
+            return json.dumps(document, ensure_ascii=False, indent=2).encode() + b"\n"
+        return b"\n".join(self.lines[: line + 1]) + b"\n"
+
 
 def content_words(text: str) -> list[str]:
     from .score import content_words as words
@@ -107,25 +144,57 @@ def content_words(text: str) -> list[str]:
     return words(text)
 
 
+def clean_request(text: str) -> str:
+    """The words a person typed: wrappers and injected blocks removed, a slash command's
+    arguments kept."""
+    return _WRAPPERS.sub(" ", _COMMAND_ARGS.sub(r" \1 ", text)).strip()
+
+
 def is_request(text: str) -> bool:
     """A real request a person typed: not a wrapper, caveat or injected block, 5+ words."""
-    stripped = _WRAPPERS.sub(" ", text).strip()
+    stripped = clean_request(text)
     if not stripped or stripped.startswith(_NOT_A_REQUEST):
         return False
     return len(content_words(stripped)) >= 5
 
 
-def clean_request(text: str) -> str:
-    return _WRAPPERS.sub(" ", text).strip()
+def is_prompt(text: str) -> bool:
+    """A message a person typed, however short: anything but a wrapper or injected block."""
+    stripped = clean_request(text)
+    return bool(stripped) and not stripped.startswith(_NOT_A_REQUEST)
 
 
-def _relative(path: str, cwd: str | None) -> str:
+def add_user_text(rec: Recording, line: int, text: str) -> None:
+    """A user's message: a turn when typed, a request when it asks for something."""
+    if is_prompt(text):
+        rec.prompts.append(Said(line, "user", clean_request(text)))
+    if is_request(text):
+        rec.requests.append(Said(line, "user", clean_request(text)))
+    rec.said.append(Said(line, "user", text))
+
+
+def epoch(value: Any) -> float | None:
+    """An ISO time (``Z`` or an offset; naive means UTC) or epoch milliseconds, in seconds."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 1e11:
+        return float(value) / 1000
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def relative(path: str, cwd: str | None) -> str:
     if cwd and path.startswith(cwd.rstrip("/") + "/"):
         return path[len(cwd.rstrip("/")) + 1 :]
     return path
 
 
-def _shell_files(command: str) -> list[str]:
+def shell_files(command: str) -> list[str]:
     try:
         words = shlex.split(command, posix=True)
     except ValueError:
@@ -151,7 +220,7 @@ def _shell_files(command: str) -> list[str]:
     return found
 
 
-class _PlanTracker:
+class PlanTracker:
     """The plan as the agent's tool calls leave it (an independent reading for the bench)."""
 
     def __init__(self) -> None:
@@ -171,7 +240,7 @@ class _PlanTracker:
             if not text:
                 continue
             key = str(entry.get("id") or f"#{number}")
-            self.items[key] = [text.strip(), _status(entry.get("status"))]
+            self.items[key] = [text.strip(), plan_status(entry.get("status"))]
             self.order.append(key)
 
     def create(self, subject: str, task_id: str | None) -> None:
@@ -189,129 +258,20 @@ class _PlanTracker:
             del self.items[key]
             return
         if isinstance(status, str):
-            self.items[key][1] = _status(status)
+            self.items[key][1] = plan_status(status)
         if isinstance(args.get("subject"), str) and args["subject"].strip():
             self.items[key][0] = args["subject"].strip()
 
 
-def _status(value: Any) -> str:
+def plan_status(value: Any) -> str:
+    """pending, in_progress, completed, or the platform's own word (cancelled, ...)."""
     text = str(value or "pending").strip().lower().replace("-", "_")
     return {"completed": "completed", "done": "completed", "in_progress": "in_progress"}.get(
         text, "pending" if text in ("pending", "todo", "not_started") else text
     )
 
 
-def read_recording(path: Path) -> Recording:
-    """Read a Claude Code JSONL transcript or a Codex rollout (detected by its records)."""
-    lines = path.read_bytes().split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    records: list[dict[str, Any]] = []
-    for raw in lines:
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            record = {}
-        records.append(record if isinstance(record, dict) else {})
-    codex = any(r.get("type") in ("session_meta", "response_item") for r in records[:20])
-    if codex:
-        return _read_codex(path, lines, records)
-    return _read_claude(path, lines, records)
-
-
-def _read_claude(path: Path, lines: list[bytes], records: list[dict[str, Any]]) -> Recording:
-    session = next((r["sessionId"] for r in records if isinstance(r.get("sessionId"), str)), "")
-    cwd = next((r["cwd"] for r in records if isinstance(r.get("cwd"), str)), None)
-    rec = Recording("claude-code", path, session or path.stem, cwd, lines)
-    plan = _PlanTracker()
-    pending: dict[str, tuple[Step, dict[str, Any]]] = {}
-    boundary: int | None = None
-    for number, record in enumerate(records):
-        if record.get("isSidechain"):
-            continue
-        kind = record.get("type")
-        if kind == "system" and record.get("subtype") == "compact_boundary":
-            boundary = number
-            continue
-        message = record.get("message")
-        if not isinstance(message, dict):
-            continue
-        content = message.get("content")
-        if kind == "user" and record.get("isCompactSummary"):
-            text = content if isinstance(content, str) else _text(content)
-            cut = (boundary if boundary is not None else number) - 1
-            rec.compactions.append(CompactPoint(cut, text))
-            continue
-        if kind == "assistant":
-            for block in content if isinstance(content, list) else []:
-                if not isinstance(block, dict):
-                    continue
-                if block.get("type") == "text" and str(block.get("text", "")).strip():
-                    rec.said.append(Said(number, "assistant", block["text"]))
-                if block.get("type") != "tool_use":
-                    continue
-                name = str(block.get("name", ""))
-                raw_args = block.get("input")
-                args: dict[str, Any] = raw_args if isinstance(raw_args, dict) else {}
-                files = []
-                if name.lower() in _EDIT_OR_READ:
-                    value = args.get("file_path") or args.get("notebook_path")
-                    if isinstance(value, str):
-                        files.append(_relative(value, cwd))
-                step = Step(len(rec.steps), number, name, files, block.get("id"), number)
-                rec.steps.append(step)
-                if block.get("id"):
-                    pending[str(block["id"])] = (step, args)
-                if name == "TodoWrite" and isinstance(args.get("todos"), list):
-                    plan.replace(args["todos"], ("content", "activeForm"))
-                    rec.plans.append((number, plan.state()))
-            continue
-        if kind != "user" or record.get("isMeta"):
-            continue
-        if isinstance(content, str):
-            if is_request(content):
-                rec.requests.append(Said(number, "user", clean_request(content)))
-            rec.said.append(Said(number, "user", content))
-            continue
-        for block in content if isinstance(content, list) else []:
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "text":
-                text = str(block.get("text", ""))
-                if is_request(text):
-                    rec.requests.append(Said(number, "user", clean_request(text)))
-                rec.said.append(Said(number, "user", text))
-            if block.get("type") == "tool_result":
-                found = pending.get(str(block.get("tool_use_id")))
-                if found is None:
-                    continue
-                step, args = found
-                step.end_line = number
-                if _claude_plan_result(plan, step.name, args, record.get("toolUseResult")):
-                    rec.plans.append((number, plan.state()))
-    return rec
-
-
-def _claude_plan_result(plan: _PlanTracker, name: str, args: dict[str, Any], result: Any) -> bool:
-    """Apply a Task tool's call once its result is known; True when the plan changed."""
-    info = result if isinstance(result, dict) else {}
-    if name == "TaskCreate" and isinstance(args.get("subject"), str):
-        raw_task = info.get("task")
-        task: dict[str, Any] = raw_task if isinstance(raw_task, dict) else {}
-        plan.create(args["subject"], str(task["id"]) if task.get("id") is not None else None)
-        return True
-    if name == "TaskUpdate":
-        if info.get("success") is False:
-            return False
-        plan.update(args)
-        return True
-    if name == "TaskList" and isinstance(info.get("tasks"), list):
-        plan.replace(info["tasks"], ("subject", "content"))
-        return True
-    return False
-
-
-def _text(content: Any) -> str:
+def text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -321,79 +281,35 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _codex_args(payload: dict[str, Any]) -> dict[str, Any]:
-    raw = payload.get("arguments")
-    if isinstance(raw, str):
+def parse_lines(lines: list[bytes]) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = []
+    for raw in lines:
         try:
-            parsed = json.loads(raw)
+            record = json.loads(raw)
         except ValueError:
-            return {"input": raw}
-        return parsed if isinstance(parsed, dict) else {}
-    if isinstance(payload.get("input"), str):
-        return {"input": payload["input"]}
-    return raw if isinstance(raw, dict) else {}
+            record = {}
+        records.append(record if isinstance(record, dict) else {})
+    return records
 
 
-def _codex_command(args: dict[str, Any]) -> str:
-    value = args.get("cmd") or args.get("command")
-    if isinstance(value, list):
-        value = value[-1] if len(value) >= 3 and value[1] in ("-lc", "-c") else " ".join(value)
-    return value if isinstance(value, str) else ""
+def read_recording(path: Path) -> Recording:
+    """Read a Claude Code, Codex, Gemini CLI or OpenClaw session (detected by its records)."""
+    from . import truth_claude, truth_codex, truth_gemini, truth_openclaw
 
-
-def _read_codex(path: Path, lines: list[bytes], records: list[dict[str, Any]]) -> Recording:
-    found = next((r.get("payload") for r in records if r.get("type") == "session_meta"), None)
-    meta: dict[str, Any] = found if isinstance(found, dict) else {}
-    cwd = meta.get("cwd") if isinstance(meta.get("cwd"), str) else None
-    rec = Recording("codex", path, str(meta.get("id") or path.stem), cwd, lines)
-    plan = _PlanTracker()
-    calls: dict[str, Step] = {}
-    typed = any(
-        r.get("type") == "event_msg" and r.get("payload", {}).get("type") == "user_message"
-        for r in records
-    )
-    for number, record in enumerate(records):
-        payload = record.get("payload")
-        if not isinstance(payload, dict):
-            continue
-        kind, ptype = record.get("type"), payload.get("type")
-        if kind == "compacted":
-            rec.compactions.append(CompactPoint(number - 1, str(payload.get("message", ""))))
-        elif kind == "event_msg" and ptype == "user_message":
-            text = str(payload.get("message", ""))
-            if is_request(text):
-                rec.requests.append(Said(number, "user", clean_request(text)))
-            rec.said.append(Said(number, "user", text))
-        elif kind == "response_item" and ptype == "message":
-            text = _text(payload.get("content"))
-            role = payload.get("role")
-            if role == "assistant" and text.strip():
-                rec.said.append(Said(number, "assistant", text))
-            elif role == "user" and not typed and is_request(text):
-                rec.requests.append(Said(number, "user", clean_request(text)))
-                rec.said.append(Said(number, "user", text))
-        elif kind == "response_item" and ptype in ("function_call", "custom_tool_call"):
-            name = str(payload.get("name", ""))
-            args = _codex_args(payload)
-            files: list[str] = []
-            patch = args.get("input") if name == "apply_patch" else None
-            if isinstance(patch, str):
-                files = re.findall(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", patch, re.M)
-            else:
-                files = _shell_files(_codex_command(args))
-            step = Step(len(rec.steps), number, name, [_relative(f.strip(), cwd) for f in files])
-            step.call_id, step.end_line = payload.get("call_id"), number
-            rec.steps.append(step)
-            if step.call_id:
-                calls[str(step.call_id)] = step
-            if name == "update_plan" and isinstance(args.get("plan"), list):
-                plan.replace(args["plan"], ("step", "content"))
-                rec.plans.append((number, plan.state()))
-        elif kind == "response_item" and ptype in (
-            "function_call_output",
-            "custom_tool_call_output",
-        ):
-            step_done = calls.get(str(payload.get("call_id")))
-            if step_done is not None:
-                step_done.end_line = number
-    return rec
+    data = path.read_bytes()
+    if data.lstrip().startswith(b"{") and path.suffix == ".json":
+        return truth_gemini.read_document(path, data)
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    records = parse_lines(lines)
+    head = records[:20]
+    if any(r.get("type") in ("session_meta", "response_item") for r in head):
+        return truth_codex.read(path, lines, records)
+    if any(r.get("type") == "session" and "version" in r for r in head[:3]):
+        return truth_openclaw.read(path, lines, records)
+    if any("$set" in r or ("projectHash" in r and "messages" not in r) for r in head) or any(
+        r.get("type") == "gemini" for r in head
+    ):
+        return truth_gemini.read_lines(path, lines, records)
+    return truth_claude.read(path, lines, records)

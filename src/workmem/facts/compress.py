@@ -6,9 +6,9 @@ facts (20-30 lines), keep the last 3 ``## History`` entries and delete history o
 here keeps the facts that matter most and moves the others, whole, to
 ``memory/archive.md`` (searchable, recoverable), with a ``> Compressed`` line that says so:
 
-* history older than 90 days, and entries before the last three, are archived;
-* the three kept entries shrink to their first lines when the file is still too long (the
-  rest of each is archived under its heading);
+* history older than 90 days, and entries before the last three, are archived; the last
+  three stay whole, word for word, however long they are (the seed keeps them, and a
+  History heading whose text went to the archive keeps nothing);
 * then the facts of the current sections (list items, or lines of prose) are ranked: the
   newest first (by the date a fact names, else by its place: memories grow at the
   bottom), the most specific next (numbers, names, paths, versions); the lowest-ranked go
@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import ConflictError
 from ..files.sections import Document, parse_blocks
-from .body import HISTORY, HistoryEntry, _strip_blank, history_entries, set_history
+from .body import HISTORY, HistoryEntry, history_entries, set_history
 from .entries import dates_in
 from .frontmatter import split
 
@@ -36,10 +36,7 @@ COMPRESS_OVER = 50
 TARGET_LINES = 30
 KEEP_HISTORY = 3
 HISTORY_DAYS = 90
-#: Lines of text a kept history entry keeps when the file is still too long.
-ENTRY_LINES = 2
 COMPRESSED_PREFIX = "> Compressed "
-_POINTER = "… "
 _SPECIFIC = re.compile(
     r"\d|`[^`]+`|https?://|\b\w+[/._:]\w|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b", re.UNICODE
 )
@@ -53,8 +50,6 @@ class Compression:
     lines_after: int = 0
     history_expired: int = 0
     history_archived: int = 0
-    #: kept history entries cut to their first lines
-    history_shortened: int = 0
     detail_lines_moved: int = 0
     #: (origin, lines) blocks for archive.md.
     archived: list[tuple[str, list[str]]] = field(default_factory=list)
@@ -67,7 +62,6 @@ class Compression:
             "lines_after": self.lines_after,
             "history_expired": self.history_expired,
             "history_archived": self.history_archived,
-            "history_shortened": self.history_shortened,
             "detail_lines_moved": self.detail_lines_moved,
         }
 
@@ -163,18 +157,6 @@ class _Body:
         return list(groups.items())
 
 
-def _shorten(entry: HistoryEntry, keep_lines: int) -> tuple[HistoryEntry, list[str]]:
-    """The entry cut to its first ``keep_lines`` lines of text, and the lines cut off."""
-    shown = _strip_blank([line for line in entry.lines if not line.startswith(_POINTER)])
-    content = [line for line in shown if line.strip()]
-    if len(content) <= keep_lines:
-        return entry, []
-    cut = shown.index(content[keep_lines])
-    rest = shown[cut:]
-    kept = [*shown[:cut], f"{_POINTER}{len(rest)} more lines in memory/archive.md"]
-    return HistoryEntry(entry.title, kept), rest
-
-
 def _body_lines(doc: Document) -> int:
     return len(doc.render().strip("\n").splitlines())
 
@@ -223,22 +205,7 @@ def compress_text(
     while ranked and _body_lines(current) + 2 > TARGET_LINES:  # the facts: 20-30 lines
         ranked.pop(0).kept = False
         facts.apply()
-    if history is not None:  # the kept entries shrink, oldest first, while the file is long
-        shortened: dict[int, list[str]] = {}
-        originals = list(kept)
-        for keep_lines in (ENTRY_LINES, 0):
-            for index, entry in enumerate(originals):
-                if not too_long():
-                    break
-                short, rest = _shorten(entry, keep_lines)
-                if rest:
-                    kept[index] = short
-                    shortened[index] = rest
-                    set_history(history, intro, kept)
-        for index, rest in sorted(shortened.items()):
-            title = kept[index].title
-            result.archived.append((origin, _archived_entry(HistoryEntry(title, rest))))
-            result.history_shortened += 1
+    # The kept history entries stay whole: when the file is still long, fewer facts go.
     while ranked and too_long():  # still over: fewer facts, down to each section's best
         ranked.pop(0).kept = False
         facts.apply()
@@ -249,7 +216,7 @@ def compress_text(
         return None  # over the limit but nothing movable (a few very long lines)
 
     what = f"{result.detail_lines_moved} lines of detail" if result.detail_lines_moved else ""
-    if result.history_archived or result.history_expired or result.history_shortened:
+    if result.history_archived or result.history_expired:
         what = f"{what} and old history" if what else "old history"
     note = f"{COMPRESSED_PREFIX}{today.isoformat()}: {what} moved to memory/archive.md\n\n"
     result.text = head + note + doc.render().strip("\n") + "\n"

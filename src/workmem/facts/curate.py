@@ -122,6 +122,30 @@ def _contained(short: str, long: str) -> bool:
     return len(short.split()) >= 3 and f" {short} " in f" {long} " and short != long
 
 
+def _same_word(a: str, b: str) -> bool:
+    """One word, written short or long: ``auth``/``authentication``, ``config``/
+    ``configuration``, ``test``/``tests``. Only words of letters (a number is a number:
+    5 is not 50), and a short form of at least three letters."""
+    if a == b:
+        return True
+    if not (a.isalpha() and b.isalpha() and a.isascii() and b.isascii()):
+        return False
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 3 and long.startswith(short.removesuffix("s"))
+
+
+def _same_fact(a: str, b: str) -> bool:
+    """Two entries that say the same thing in other words: as many words, each the same
+    word written short or long ("The API uses JWT auth" / "… JWT authentication"); 3+
+    words, so a two-word note is never merged by this rule."""
+    left, right = a.split(), b.split()
+    return (
+        a != b
+        and len(left) == len(right) >= 3
+        and all(_same_word(x, y) for x, y in zip(left, right, strict=True))
+    )
+
+
 class _Curator:
     def __init__(
         self, outline: Outline, dates: dict[str, date], today: date, cfg: CurationSettings
@@ -169,6 +193,11 @@ class _Curator:
                 if _contained(short.key(), long.key()):
                     move = self.outline.merge_into(short, long)
                     moves.append(_reason(move, "contained in a fuller entry"))
+                    dropped.add(id(short))
+                    break
+                if _same_fact(short.key(), long.key()) and len(short.text) < len(long.text):
+                    move = self.outline.merge_into(short, long)
+                    moves.append(_reason(move, "the same fact in other words"))
                     dropped.add(id(short))
                     break
         return moves

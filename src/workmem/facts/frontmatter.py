@@ -60,6 +60,16 @@ def split(text: str, path: str = "<memory file>") -> Frontmatter | None:
     """
     if not has_frontmatter(text):
         return None
+    try:
+        return _split(text, path)
+    except FormatError:
+        from ..files.markers import check_unfinished
+
+        check_unfinished(text, path)  # an unfinished merge is said as such
+        raise
+
+
+def _split(text: str, path: str) -> Frontmatter:
     lines = text.split("\n")
     for index in range(1, len(lines)):
         if lines[index].rstrip() in _CLOSERS:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -209,6 +209,18 @@ def _new_file(item: MemoryInput, today: date, platform: str) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def memory_text(item: MemoryInput, today: date, platform: str | None = None) -> str:
+    """The file ``save_memory`` would create for ``item``, secrets redacted: what a failed
+    write gives back to the person so the memory is not lost (seed 000: "output memory as
+    text, ask user to save manually")."""
+    from ..redact import redact
+
+    content, _ = redact(item.content)
+    description, _ = redact(item.description)
+    clean = replace(item, content=content, description=neutralize_line(description))
+    return _new_file(clean, today, platform_key(platform))
 
 
 def save_memory(

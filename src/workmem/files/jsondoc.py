@@ -26,6 +26,9 @@ def parse_json(text: str, path: str, *, fix: str = "fix it by hand") -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        from .markers import check_unfinished
+
+        check_unfinished(text, path)  # an unfinished merge is said as such
         raise FormatError(
             f"not valid JSON ({exc.msg}); {fix}, nothing was written",
             path=path,

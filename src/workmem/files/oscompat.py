@@ -325,3 +325,89 @@ def outside_path(text: str, *, windows: bool = WINDOWS, home: str | None = None)
     if home is not None and (value == "~" or value[:2] in ("~/", "~\\")):
         value = home + value[1:]
     return flavour(value)
+
+
+# -- the agent a process was started by -------------------------------------------------------
+
+#: Programs that start another on an agent's behalf: a hook runs under ``sh -c``, a plugin
+#: under ``uvx`` or ``pipx run``. They are passed over when looking for the agent itself.
+LAUNCHERS = frozenset(
+    {"sh", "bash", "dash", "zsh", "ksh", "fish", "env", "nice", "timeout", "uv", "uvx", "pipx"}
+)
+
+
+def _proc_stat(pid: int) -> tuple[str, int, str] | None:
+    """(command name, parent pid, start time) of ``pid`` from ``/proc``; None elsewhere."""
+    found = _proc_stat_state(pid)
+    return found[:3] if found is not None else None
+
+
+#: states of a process that has ended: a zombie its parent has not reaped yet (a container
+#: whose first process never reaps, a parent busy elsewhere), or one being removed
+_ENDED = frozenset({"Z", "X", "x"})
+
+
+def _proc_stat_state(pid: int) -> tuple[str, int, str, str] | None:
+    """``_proc_stat`` and the process's state letter (``R``, ``S``, ``Z`` …)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    name_start, name_end = text.find("("), text.rfind(")")
+    fields = text[name_end + 1 :].split()
+    if name_start < 0 or len(fields) < 20:
+        return None
+    return text[name_start + 1 : name_end], int(fields[1]), fields[19], fields[0]
+
+
+def agent_process(pid: int | None = None, *, depth: int = 6) -> str | None:
+    """The process that started this one (or ``pid``), shells and launchers passed over,
+    as ``"<pid>:<start time>"``: the start time tells a reused pid from the first.
+
+    A hook and an MCP server that one agent started find the same answer, which is how the
+    server tells which of the hooks' sessions is its own. Read from ``/proc`` (Linux);
+    ``None`` where there is none (macOS, Windows) or nothing was found within ``depth``.
+    """
+    current = _proc_stat(os.getpid() if pid is None else pid)
+    for _ in range(depth):
+        if current is None or current[1] <= 1:
+            return None
+        parent = current[1]
+        current = _proc_stat(parent)
+        if current is None:
+            return None
+        if current[0] not in LAUNCHERS:
+            return f"{parent}:{current[2]}"
+    return None
+
+
+def still_running(identity: object) -> bool | None:
+    """Whether the process ``agent_process`` named (``"<pid>:<start time>"``) still runs:
+    True or False where ``/proc`` tells, None where it cannot (another system, another
+    user's process, a record without an identity). A stopped agent (killed, crashed, its
+    terminal closed) is told from one that is only idle this way, whatever the clock says."""
+    if not isinstance(identity, str) or ":" not in identity:
+        return None
+    pid_text, _, started = identity.partition(":")
+    if not pid_text.isdigit() or not Path("/proc/self").is_dir():
+        return None
+    pid = int(pid_text)
+    if not pid_alive(pid):
+        return False
+    found = _proc_stat_state(pid)
+    if found is None:
+        return None
+    return found[2] == started and found[3] not in _ENDED  # a zombie runs nothing
+
+
+def exit_on_terminate() -> None:
+    """Make a termination request (SIGTERM) end this process by ``SystemExit``, so its
+    ``finally`` blocks run (a server removes its socket file); nothing where there is none."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    if hasattr(signal, "SIGTERM") and not WINDOWS:
+        signal.signal(signal.SIGTERM, stop)

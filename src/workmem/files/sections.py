@@ -101,7 +101,14 @@ class Document:
     trailing_newline: bool = True
 
     @classmethod
-    def parse(cls, text: str) -> Document:
+    def parse(cls, text: str, *, path: str | None = None) -> Document:
+        """The sections of ``text``. Given the ``path`` of the file it was read from, a file
+        a merge left conflict markers in raises ``UnfinishedMergeError`` (text that is not
+        a file yet, such as a fragment an agent sends, is only parsed)."""
+        if path is not None:
+            from .markers import check_unfinished
+
+            check_unfinished(text, path)
         outline = parse_outline(text)
         sections = [Section(node.title, node.heading, node.body) for node in outline.nodes]
         return cls(outline.preamble, sections, outline.trailing_newline)

@@ -16,17 +16,16 @@ nothing, so a read-only command or the web viewer leaves the files as they were.
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import itertools
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import FormatError, WorkmemError, WriteError
+from ..errors import NotFoundError, WorkmemError, WriteError
 from ..root import Workspace
+from .bounded import NotAFileError, read_file, reason
 from .confine import RootGuard
 from .oscompat import NO_FOLLOW, fsync_dir
 from .text import MAX_FILE_BYTES, PLAIN, TextStyle, decode, encode
@@ -36,26 +35,26 @@ if TYPE_CHECKING:
     from .locks import FileLock
 
 _tmp_counter = itertools.count()
-_READ_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
-def read_bytes(path: Path) -> bytes | None:
+def read_bytes(path: Path, *, limit: int | None = None) -> bytes | None:
     """The bytes of ``path``, ``None`` when it does not exist. Not confined: the store's
-    ``read_bytes`` is, and is what workflows use."""
+    ``read_bytes`` is, and is what workflows use. Bounded like every read (``bounded``):
+    ``limit`` bytes, ``MAX_FILE_BYTES`` unless said."""
+    return _read_memory_file(path, str(path), limit)
+
+
+def _read_memory_file(path: Path, shown: str, limit: int | None = None) -> bytes | None:
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError:
-        raise WriteError(f"{path}: is a folder, expected a file") from None
-
-
-def _reason(exc: OSError) -> str:
-    code = errno.errorcode.get(exc.errno or 0, "") if exc.errno else ""
-    text = {errno.ENOSPC: "the disk is full", errno.EROFS: "the filesystem is read-only"}.get(
-        exc.errno or 0, f"{exc.strerror or exc}"
-    )
-    return text + (f" [{code}]" if code else "")
+        return read_file(
+            path, limit=MAX_FILE_BYTES if limit is None else limit, what="file", shown=shown
+        )
+    except NotFoundError:
+        return None  # missing, or a file stands where a folder on the way should be
+    except NotAFileError as exc:
+        if exc.is_folder:
+            raise WriteError(f"{shown}: is a folder, expected a file") from None
+        raise
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, shown: str | None = None) -> None:
@@ -91,7 +90,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, shown: str | None = None) -> 
             tmp.unlink()
         if isinstance(exc, OSError):
             raise WriteError(
-                f"writing {shown or path} failed: {_reason(exc)}; the previous file is unchanged"
+                f"writing {shown or path} failed: {reason(exc)}; the previous file is unchanged"
             ) from exc
         raise
     fsync_dir(path.parent)
@@ -172,35 +171,13 @@ class Store:
         return self.guard.make_folder(folder)
 
     def read_bytes(self, path: Path) -> bytes | None:
-        """The bytes of ``path`` (``None`` if missing), never through a link that leads out."""
-        real = self.guard.check(path)
-        try:
-            # Non-blocking: a FIFO planted at a memory file's name must not hang a reader.
-            fd = os.open(real, os.O_RDONLY | _READ_FLAGS)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            if exc.errno == errno.ENOTDIR:
-                return None  # a file stands where a folder on the way should be
-            raise WorkmemError(f"{self.show(path)}: cannot be read: {_reason(exc)}") from exc
-        try:
-            info = os.fstat(fd)
-            if stat.S_ISDIR(info.st_mode):
-                raise WriteError(f"{self.show(path)}: is a folder, expected a file")
-            if not stat.S_ISREG(info.st_mode):
-                raise WorkmemError(f"{self.show(path)}: is not a regular file; not read")
-            if info.st_size > MAX_FILE_BYTES:
-                raise FormatError(
-                    f"file is {info.st_size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit "
-                    "for memory files; nothing was written",
-                    path=self.show(path),
-                )
-            with open(fd, "rb", closefd=False) as handle:
-                return handle.read()
-        except OSError as exc:
-            raise WorkmemError(f"{self.show(path)}: cannot be read: {_reason(exc)}") from exc
-        finally:
-            os.close(fd)
+        """The bytes of ``path`` (``None`` if missing), never through a link that leads out.
+
+        Read through ``bounded.read_file``: a pipe, device or socket planted at a memory
+        file's name is refused by its type before it is opened, and a file over
+        ``MAX_FILE_BYTES`` before it is read.
+        """
+        return _read_memory_file(self.guard.check(path), self.show(path))
 
     def read_derived(self, path: Path) -> bytes | None:
         """Derived state (caches, counters, offsets): ``None`` when missing, unreadable or
@@ -285,7 +262,7 @@ class Store:
             os.replace(real_source, real_target)
         except OSError as exc:
             raise WriteError(
-                f"moving {self.show(source)} to {self.show(target)} failed: {_reason(exc)}"
+                f"moving {self.show(source)} to {self.show(target)} failed: {reason(exc)}"
             ) from exc
         fsync_dir(real_target.parent)
         fsync_dir(real_source.parent)

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import FormatError
+from .markers import check_unfinished
 
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 _SEPARATOR_CELL = re.compile(r"^\s*:?-+:?\s*$")
@@ -127,7 +128,9 @@ class TableDocument:
     def parse(
         cls, text: str, *, expected_header: Sequence[str] | None = None, path: str | None = None
     ) -> TableDocument:
-        """Find the first table in ``text`` and read every row, or raise ``FormatError``."""
+        """Find the first table in ``text`` and read every row, or raise ``FormatError``
+        (``UnfinishedMergeError`` when a merge left conflict markers in it)."""
+        check_unfinished(text, path)
         lines = text.split("\n")
         trailing_newline = text.endswith("\n")
         if trailing_newline:

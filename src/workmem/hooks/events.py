@@ -53,6 +53,8 @@ PLATFORM_EVENTS: dict[str, dict[str, str]] = {
         "message:received": USER_PROMPT,
         "session:compact:before": PRE_COMPACT,
         "command:stop": STOP,
+        # a reply sent on a chat channel: the end of a turn (its save runs detached)
+        "message:sent": STOP,
         "command:new": SESSION_END,
         "command:reset": SESSION_END,
     },

@@ -26,6 +26,10 @@ from ..root import Workspace
 from .events import PRE_COMPACT, SESSION_END, SESSION_START, STOP, USER_PROMPT
 from .io import HookInput
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
+if TYPE_CHECKING:
+    from .session_map import MappedSession
+
 
 @dataclass
 class Reply:
@@ -73,6 +77,7 @@ def memory_session(run: HookRun, *, register: bool) -> str | None:
     with ctx.index.locked():
         mapped = lookup(ctx.store, run.inp.platform, run.inp.session_id)
         if mapped is not None and ctx.index.read().get(mapped.memory_session_id) is not None:
+            _same_agent(ctx.store, run, mapped)
             return mapped.memory_session_id
         result = start_session(ctx)
         if run.inp.session_id:
@@ -80,6 +85,34 @@ def memory_session(run: HookRun, *, register: bool) -> str | None:
                 ctx.store, run.inp.platform, run.inp.session_id, result.session_id, run.transcript
             )
     return result.session_id
+
+
+def adopter(run: HookRun) -> Callable[[str], None] | None:
+    """What a workflow run from this hook calls when it registers a memory session for the
+    conversation (补註冊, 接續 memory <id> where the session-start hook never ran): the
+    platform session's pair is recorded, so every later hook, and the next save, finds
+    that session instead of registering another."""
+    platform_session = run.inp.session_id
+    if not platform_session:
+        return None
+
+    def adopt(memory_session_id: str) -> None:
+        from .session_map import remember
+
+        remember(run.store, run.inp.platform, platform_session, memory_session_id, run.transcript)
+
+    return adopt
+
+
+def _same_agent(store: Store, run: HookRun, mapped: MappedSession) -> None:
+    """A resumed platform session runs in a new agent process: record it, so the MCP server
+    that agent starts finds this session (``session_map.by_agent``) rather than none."""
+    from ..files.oscompat import agent_process
+    from .session_map import remember
+
+    if run.inp.session_id and mapped.agent != agent_process():
+        transcript = run.transcript or (Path(mapped.transcript) if mapped.transcript else None)
+        remember(store, run.inp.platform, run.inp.session_id, mapped.memory_session_id, transcript)
 
 
 Handler = Callable[[HookRun], Reply]

@@ -25,7 +25,15 @@ def _logger(run: HookRun) -> Callable[[str, BaseException], None]:
     return log
 
 
-def _save(run: HookRun, parts: tuple[str, ...], *, register: bool, tell: bool) -> Reply:
+def _save(
+    run: HookRun,
+    parts: tuple[str, ...],
+    *,
+    register: bool,
+    tell: bool,
+    ended: bool = False,
+    gated: bool = False,
+) -> Reply:
     from ..continuity.save import save_session
     from ..retrieval.warm import refresh_soon
 
@@ -41,8 +49,12 @@ def _save(run: HookRun, parts: tuple[str, ...], *, register: bool, tell: bool) -
         parts=parts,
         home=run.home,
         log=_logger(run),
+        cwd=run.inp.cwd,
+        ended=ended,
+        gated=gated,
     )
-    refresh_soon(run.workspace.root)  # the next search finds the index up to date
+    if not gated:  # a turn's end leaves the index to the next search (it refreshes itself)
+        refresh_soon(run.workspace.root)  # the next search finds the index up to date
     if not tell:
         return Reply()
     saved = ", ".join(report.done) or "nothing"
@@ -54,30 +66,45 @@ def _save(run: HookRun, parts: tuple[str, ...], *, register: bool, tell: bool) -
 
 def on_pre_compact(run: HookRun) -> Reply:
     from ..continuity.save import PRE_COMPACT_PARTS
+    from ..platforms.delivery import compression_due
 
+    if not compression_due(run):  # Gemini CLI asks before every request
+        return Reply()
     return _save(run, PRE_COMPACT_PARTS, register=True, tell=True)
 
 
 def on_stop(run: HookRun) -> Reply:
-    from ..notes.workflow import run_detached
+    """A turn's end: the snapshot, the board row and the activity record follow the
+    session, and the notes within their token gates, so a session that never ends (a crash,
+    a usage limit) loses at most its last turn. It runs detached (the agent never waits),
+    and only when the transcript grew since the last turn's save."""
+    from ..continuity.save import TURN_END_PARTS
 
     sid = memory_session(run, register=False)
-    if sid and run.transcript is not None:
-        run_detached(
-            run.workspace,
-            session_id=sid,
-            transcript=run.transcript,
-            platform=run.inp.platform,
-            gated=True,
-        )
-    return Reply()
+    if sid is None or run.transcript is None or not _grew(run, sid):
+        return Reply()
+    return _save(run, TURN_END_PARTS, register=False, tell=False, gated=True)
+
+
+def _grew(run: HookRun, sid: str) -> bool:
+    """Whether the transcript changed since the last save recorded it (size and time)."""
+    from ..continuity.activity import read
+
+    assert run.transcript is not None
+    try:
+        info = run.transcript.stat()
+    except OSError:
+        return True  # an OpenClaw store session: its database decides, read it
+    seen = [info.st_size, info.st_mtime_ns]
+    activity = read(run.workspace, sid)
+    return activity is None or activity.data.get("transcript_seen") != seen
 
 
 def on_session_end(run: HookRun) -> Reply:
     from ..continuity.save import SESSION_END_PARTS
 
     # The session is over: nobody reads a notice now (failures are in the hook log).
-    reply = _save(run, SESSION_END_PARTS, register=False, tell=False)
+    reply = _save(run, SESSION_END_PARTS, register=False, tell=False, ended=True)
     if run.inp.platform == "openclaw":
         # /new and /reset: OpenClaw 2026.9 goes on under the same session id, but the next
         # conversation is a new memory session, registered at its bootstrap.

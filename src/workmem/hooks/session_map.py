@@ -31,6 +31,10 @@ class MappedSession:
     transcript: str | None
     platform: str
     platform_session_id: str
+    #: when the pair was recorded (``YYYY-MM-DD HH:MM``), if known
+    updated: str | None = None
+    #: the agent process that ran the hook (``oscompat.agent_process``), when known
+    agent: str | None = None
 
 
 def _path(store: Store) -> Path:
@@ -58,13 +62,52 @@ def lookup(store: Store, platform: str, platform_session_id: str | None) -> Mapp
     entry = _load(current[0] if current else None).get(_key(platform, platform_session_id))
     if not isinstance(entry, dict) or not isinstance(entry.get("memory_session_id"), str):
         return None
-    transcript = entry.get("transcript")
+    return _mapped(entry, platform, platform_session_id)
+
+
+def _mapped(entry: dict[str, Any], platform: str, platform_session_id: str) -> MappedSession:
+    transcript, agent = entry.get("transcript"), entry.get("agent")
+    updated = entry.get("updated")
     return MappedSession(
         memory_session_id=entry["memory_session_id"],
         transcript=transcript if isinstance(transcript, str) else None,
         platform=platform,
         platform_session_id=platform_session_id,
+        updated=updated if isinstance(updated, str) else None,
+        agent=agent if isinstance(agent, str) else None,
     )
+
+
+def entries(store: Store) -> list[MappedSession]:
+    """Every pair the map holds (organize asks which are still in use; the viewer's timeline
+    reads their transcripts)."""
+    current = store.read_text(_path(store))
+    found = []
+    for key, entry in _load(current[0] if current else None).items():
+        if isinstance(entry, dict) and isinstance(entry.get("memory_session_id"), str):
+            platform, _, platform_session_id = key.partition(":")
+            found.append(_mapped(entry, platform, platform_session_id))
+    return found
+
+
+def by_agent(store: Store, agent: str | None) -> MappedSession | None:
+    """The platform session an agent process registered last (an MCP server started by
+    the same agent as the hooks finds the hooks' session this way); None when unknown."""
+    if not agent:
+        return None
+    current = store.read_text(_path(store))
+    found: list[tuple[float, MappedSession]] = []
+    for key, entry in _load(current[0] if current else None).items():
+        if (
+            isinstance(entry, dict)
+            and entry.get("agent") == agent
+            and isinstance(entry.get("memory_session_id"), str)
+        ):
+            platform, _, platform_session_id = key.partition(":")
+            seen = entry.get("seen")
+            order = float(seen) if isinstance(seen, int | float) else 0.0
+            found.append((order, _mapped(entry, platform, platform_session_id)))
+    return max(found, key=lambda pair: pair[0])[1] if found else None
 
 
 def remember(
@@ -74,11 +117,18 @@ def remember(
     memory_session_id: str,
     transcript: Path | None,
 ) -> MappedSession:
+    import time
+
+    from ..files.oscompat import agent_process
+
     key = _key(platform, platform_session_id)
+    agent = agent_process()
     entry = {
         "memory_session_id": memory_session_id,
         "transcript": str(transcript) if transcript else None,
         "updated": clock.stamp(),
+        "agent": agent,
+        "seen": time.time(),  # orders the sessions of one agent process (after /clear)
     }
 
     def change(text: str | None) -> str:
@@ -92,7 +142,11 @@ def remember(
 
     store.update(_path(store), change, verify=verify)
     return MappedSession(
-        memory_session_id, str(transcript) if transcript else None, platform, platform_session_id
+        memory_session_id,
+        str(transcript) if transcript else None,
+        platform,
+        platform_session_id,
+        agent,
     )
 
 

@@ -19,13 +19,26 @@ MESSAGES: dict[str, str] = {
         "`workmem doctor` shows why."
     ),
     "save.failed_whose": " of session {sid}",
+    # the outcome of a session, told from its transcript (continuity.account_text)
+    "account.done": "Done: {text}",
+    "account.done_steps": "Done: all {n} plan steps (last: {last})",
+    "account.in_progress": "In progress: {text}",
+    "account.next": "next: {items}",
+    "account.progress": "{done} of {total} steps done",
+    "account.waiting": "Waiting for the user's answer: {text}",
+    "account.worked_on": "Worked on: {text}",
+    "account.said": "last said: {text}",
+    "account.committed": "committed {text}",
+    "account.tests_passed": "tests passed{figures}",
+    "account.tests_failed": "tests failing{figures}",
+    "account.asked": "asked: {text}",
+    "account.changed": "changed {files}",
     # the relay's entry in the daily log, and its warnings
     "relay.context_at": "- Context at {pct}",
     "relay.unknown": "unknown",
     "relay.active": "- Active: {text}",
     "relay.not_stated": "not stated",
     "relay.completed": "- Completed:",
-    "relay.completed_none": "- Completed: nothing recorded yet",
     "relay.pending": "- Next:",
     "relay.decisions": "- Decisions:",
     "relay.preferences": "- Preferences:",
@@ -64,6 +77,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- deleted idle rows: {ids}",
     "flow.marked_stale": "- marked stale: {ids}",
     "flow.kept_active": "- kept active: {ids}",
+    "flow.kept_running": "- kept (still running): {ids}",
     "flow.protected": "- protected (referenced): {ids}",
     "flow.attention": "- needs attention: {sid}: {why}",
     "flow.none": "none",
@@ -111,9 +125,53 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "Nothing new to persist from this session.",
     "wrap.problem": "Could not read {file} (left as it is, its index line kept): {error}",
     "wrap.warning": "Warning: {finding}",
+    "wrap.finding.code": "{file}: holds a code snippet: point to the file and line instead",
+    "wrap.finding.temporary-path": "{file}: names a temporary path: ephemeral state",
+    "wrap.finding.task-list": "{file}: holds a task list: tasks are session-scoped only",
+    "wrap.finding.git-tracked": "{file}: holds a diff or a list of files: git already tracks that",
+    "wrap.finding.commit-history": "{file}: lists commits: commit history belongs to git log",
+    "wrap.finding.api-signatures": (
+        "{file}: describes API signatures: the code says them, and they go stale here"
+    ),
+    "wrap.unsaved": (
+        "Could not save {file} ({error}). Nothing is lost: its text is below, save it by hand"
+        " as memory/{file}:"
+    ),
+    "wrap.too_many": (
+        "Warning: {n} memory files; 3-5 is typical and 10 or more is too many: merge related "
+        "topics into fewer files."
+    ),
     "wrap.first": (
         "First wrap-up here: MEMORY.md (the index a new session reads first) and "
         "memory/<type>_<topic>.md files were created; project memories are marked [STALE] "
         "after 30 days and references after 90, never deleted automatically."
+    ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "Session wrap-up",
+    "workflow.session.update": "Session update",
+    "workflow.session.register": "Session registration",
+    "workflow.session.continue": "Continue a memory session",
+    "workflow.session.release": "Release a memory reference",
+    "workflow.session.archive": "Archive a session",
+    "workflow.organize": "Organize memory",
+    "workflow.notes.refresh": "Refresh the session notes",
+    "workflow.notes.view": "Show the session notes",
+    "workflow.relay.restore": "Continue from the last session",
+    "workflow.relay.archive": "Fresh start",
+    "workflow.migrate": "Memory migration",
+    "workflow.none": "No workflow: an ordinary message",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "The session board ({path}) holds an unfinished merge (conflict markers from git "
+        "at line {line}), so its sessions are not shown: run `workmem doctor --fix` to "
+        "merge both versions."
+    ),
+    "board.needs_doctor": (
+        "The session board ({path}) cannot be read ({problem}), so its sessions are not "
+        "shown: run `workmem doctor`."
+    ),
+    "memory.unfinished_merge": (
+        "These memory files hold an unfinished merge (conflict markers from git): "
+        "{files}. Run `workmem doctor --fix` to merge both versions."
     ),
 }

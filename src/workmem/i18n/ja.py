@@ -18,12 +18,25 @@ MESSAGES: dict[str, str] = {
         "原因は `workmem doctor` で確認できます。"
     ),
     "save.failed_whose": "セッション {sid} の",
+    # the outcome of a session, told from its transcript (continuity.account_text)
+    "account.done": "完了：{text}",
+    "account.done_steps": "完了：計画の {n} ステップすべて（最後：{last}）",
+    "account.in_progress": "作業中：{text}",
+    "account.next": "次：{items}",
+    "account.progress": "{total} ステップ中 {done} 完了",
+    "account.waiting": "ユーザーの回答待ち：{text}",
+    "account.worked_on": "取り組んだこと：{text}",
+    "account.said": "最後の発言：{text}",
+    "account.committed": "コミット済み {text}",
+    "account.tests_passed": "テスト成功{figures}",
+    "account.tests_failed": "テスト失敗{figures}",
+    "account.asked": "質問：{text}",
+    "account.changed": "変更 {files}",
     "relay.context_at": "- コンテキスト使用率 {pct}",
     "relay.unknown": "不明",
     "relay.active": "- 作業中: {text}",
     "relay.not_stated": "記載なし",
     "relay.completed": "- 完了:",
-    "relay.completed_none": "- 完了: まだ記録なし",
     "relay.pending": "- 次にやること:",
     "relay.decisions": "- 決定事項:",
     "relay.preferences": "- 好み:",
@@ -64,6 +77,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 削除した idle の行: {ids}",
     "flow.marked_stale": "- stale にした行: {ids}",
     "flow.kept_active": "- active のまま: {ids}",
+    "flow.kept_running": "- 保持（まだ実行中）: {ids}",
     "flow.protected": "- 保護（参照あり）: {ids}",
     "flow.attention": "- 要対応: {sid}: {why}",
     "flow.none": "なし",
@@ -112,9 +126,58 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "このセッションには保存すべき新しい情報はありません",
     "wrap.problem": "{file} を読み込めませんでした（そのまま残し、索引の行も保持）: {error}",
     "wrap.warning": "注意: {finding}",
+    "wrap.finding.code": "{file}: コード片を含んでいます。ファイルと行番号を示してください",
+    "wrap.finding.temporary-path": "{file}: 一時パスを含んでいます（一時的な状態です）",
+    "wrap.finding.task-list": "{file}: タスクリストを含んでいます。タスクはこのセッション限りです",
+    "wrap.finding.git-tracked": (
+        "{file}: diff かファイル一覧を含んでいます。git がすでに記録しています"
+    ),
+    "wrap.finding.commit-history": (
+        "{file}: コミットを列挙しています。コミット履歴は git log にあります"
+    ),
+    "wrap.finding.api-signatures": (
+        "{file}: API シグネチャを書いています。コードに書かれており、ここでは古くなります"
+    ),
+    "wrap.unsaved": (
+        "{file} を保存できませんでした（{error}）。内容は失われていません：全文を下に示します"
+        "。memory/{file} として手動で保存してください："
+    ),
+    "wrap.too_many": (
+        "警告：記憶ファイルが {n} 個あります。通常は 3〜5 個で、10 個以上は多すぎます。関連す"
+        "るトピックをまとめてファイルを減らしてください。"
+    ),
     "wrap.first": (
         "初回: MEMORY.md（新しい会話が最初に読む索引）と memory/<種類>_<トピック>.md の"
         "記憶ファイルを作成しました。プロジェクトの記憶は 30 日、参考資料は 90 日で "
         "[STALE] になりますが、自動で削除はされません。"
+    ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "セッションの締めくくり（記憶の保存）",
+    "workflow.session.update": "セッションの状態更新",
+    "workflow.session.register": "セッションの登録",
+    "workflow.session.continue": "記憶セッションの引き継ぎ",
+    "workflow.session.release": "参照の解除",
+    "workflow.session.archive": "セッションのアーカイブ",
+    "workflow.organize": "メモリの整理",
+    "workflow.notes.refresh": "セッションノートの更新",
+    "workflow.notes.view": "セッションノートの表示",
+    "workflow.relay.restore": "前回の続き",
+    "workflow.relay.archive": "新しく始める（引き継ぎスナップショットを保管）",
+    "workflow.migrate": "メモリの移行",
+    "workflow.none": "実行するワークフローはありません（通常のメッセージ）",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "セッションボード（{path}）に未完了のマージが残っています（{line} 行"
+        "目に git の競合マーカー）。そのためセッションを表示していません。`work"
+        "mem doctor --fix` で両方の版をマージしてください。"
+    ),
+    "board.needs_doctor": (
+        "セッションボード（{path}）を読めません（{problem}）。そのためセッ"
+        "ションを表示していません。`workmem doctor` を実行してください。"
+    ),
+    "memory.unfinished_merge": (
+        "次のメモリファイルに未完了のマージが残っています（git の競合マーカー）：{f"
+        "iles}。`workmem doctor --fix` で両方の版をマージして"
+        "ください。"
     ),
 }

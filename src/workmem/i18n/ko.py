@@ -18,12 +18,25 @@ MESSAGES: dict[str, str] = {
         "원인은 `workmem doctor`로 확인하세요."
     ),
     "save.failed_whose": "세션 {sid}의 ",
+    # the outcome of a session, told from its transcript (continuity.account_text)
+    "account.done": "완료: {text}",
+    "account.done_steps": "완료: 계획의 {n}단계 모두 (마지막: {last})",
+    "account.in_progress": "진행 중: {text}",
+    "account.next": "다음: {items}",
+    "account.progress": "{total}단계 중 {done}단계 완료",
+    "account.waiting": "사용자 답변 대기: {text}",
+    "account.worked_on": "작업: {text}",
+    "account.said": "마지막 말: {text}",
+    "account.committed": "커밋함 {text}",
+    "account.tests_passed": "테스트 통과{figures}",
+    "account.tests_failed": "테스트 실패{figures}",
+    "account.asked": "질문: {text}",
+    "account.changed": "변경: {files}",
     "relay.context_at": "- 컨텍스트 사용량 {pct}",
     "relay.unknown": "알 수 없음",
     "relay.active": "- 진행 중: {text}",
     "relay.not_stated": "기록 없음",
     "relay.completed": "- 완료:",
-    "relay.completed_none": "- 완료: 아직 기록 없음",
     "relay.pending": "- 다음 할 일:",
     "relay.decisions": "- 결정 사항:",
     "relay.preferences": "- 선호:",
@@ -62,6 +75,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 삭제한 idle 행: {ids}",
     "flow.marked_stale": "- stale로 표시: {ids}",
     "flow.kept_active": "- active 유지: {ids}",
+    "flow.kept_running": "- 유지(아직 진행 중): {ids}",
     "flow.protected": "- 보호됨(참조 중): {ids}",
     "flow.attention": "- 확인 필요: {sid}: {why}",
     "flow.none": "없음",
@@ -108,9 +122,54 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "이번 세션에는 저장할 새 정보가 없습니다",
     "wrap.problem": "{file}을(를) 읽지 못했습니다(그대로 두고 색인 줄도 유지): {error}",
     "wrap.warning": "주의: {finding}",
+    "wrap.finding.code": "{file}: 코드 조각이 있습니다. 파일과 줄 번호를 가리키세요",
+    "wrap.finding.temporary-path": "{file}: 임시 경로가 있습니다(일시적인 상태)",
+    "wrap.finding.task-list": "{file}: 할 일 목록이 있습니다. 작업은 이 세션에만 해당합니다",
+    "wrap.finding.git-tracked": "{file}: diff나 파일 목록이 있습니다. git이 이미 기록합니다",
+    "wrap.finding.commit-history": "{file}: 커밋을 나열합니다. 커밋 기록은 git log에 있습니다",
+    "wrap.finding.api-signatures": (
+        "{file}: API 시그니처를 적었습니다. 코드에 있고 여기서는 낡게 됩니다"
+    ),
+    "wrap.unsaved": (
+        "{file}을(를) 저장하지 못했습니다({error}). 내용은 사라지지 않았습니다: 전체 내용이 "
+        "아래에 있으니 memory/{file}로 직접 저장하세요:"
+    ),
+    "wrap.too_many": (
+        "경고: 메모리 파일이 {n}개입니다. 보통 3~5개이고 10개 이상은 너무 많습니다: 관련 주제"
+        "를 합쳐 파일 수를 줄이세요."
+    ),
     "wrap.first": (
         "처음 사용: MEMORY.md(새 대화가 먼저 읽는 색인)와 memory/<유형>_<주제>.md 기억 "
         "파일을 만들었습니다. 프로젝트 기억은 30일, 참고 자료는 90일이 지나면 [STALE]로 "
         "표시되며 자동으로 삭제되지 않습니다."
+    ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "세션 마무리(기억 저장)",
+    "workflow.session.update": "세션 상태 업데이트",
+    "workflow.session.register": "세션 등록",
+    "workflow.session.continue": "메모리 세션 이어가기",
+    "workflow.session.release": "참조 해제",
+    "workflow.session.archive": "세션 보관",
+    "workflow.organize": "메모리 정리",
+    "workflow.notes.refresh": "세션 노트 업데이트",
+    "workflow.notes.view": "세션 노트 보기",
+    "workflow.relay.restore": "지난 세션 이어가기",
+    "workflow.relay.archive": "새로 시작(인계 스냅샷 보관)",
+    "workflow.migrate": "메모리 마이그레이션",
+    "workflow.none": "실행할 작업 없음: 일반 메시지",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "세션 보드({path})에 끝나지 않은 병합이 남아 있어(줄 {line}"
+        "에 git 충돌 표시) 세션을 보여 주지 않습니다. `workmem do"
+        "ctor --fix`로 두 버전을 병합하세요."
+    ),
+    "board.needs_doctor": (
+        "세션 보드({path})를 읽을 수 없어({problem}) 세션을 보여"
+        " 주지 않습니다. `workmem doctor`를 실행하세요."
+    ),
+    "memory.unfinished_merge": (
+        "다음 메모리 파일에 끝나지 않은 병합이 남아 있습니다(git 충돌 표시)"
+        ": {files}. `workmem doctor --fix`로 두 버전을"
+        " 병합하세요."
     ),
 }

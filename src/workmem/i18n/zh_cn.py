@@ -19,12 +19,25 @@ MESSAGES: dict[str, str] = {
         "失败的部分：{names}。`workmem doctor` 会说明原因。"
     ),
     "save.failed_whose": "session {sid} 的",
+    # the outcome of a session, told from its transcript (continuity.account_text)
+    "account.done": "已完成：{text}",
+    "account.done_steps": "已完成：计划的 {n} 个步骤（最后：{last}）",
+    "account.in_progress": "进行中：{text}",
+    "account.next": "下一步：{items}",
+    "account.progress": "已完成 {done}/{total} 步",
+    "account.waiting": "等待用户回答：{text}",
+    "account.worked_on": "处理：{text}",
+    "account.said": "最后说：{text}",
+    "account.committed": "已提交 {text}",
+    "account.tests_passed": "测试通过{figures}",
+    "account.tests_failed": "测试失败{figures}",
+    "account.asked": "询问：{text}",
+    "account.changed": "修改了 {files}",
     "relay.context_at": "- 上下文用量 {pct}",
     "relay.unknown": "未知",
     "relay.active": "- 进行中：{text}",
     "relay.not_stated": "未说明",
     "relay.completed": "- 已完成：",
-    "relay.completed_none": "- 已完成：尚无记录",
     "relay.pending": "- 下一步：",
     "relay.decisions": "- 决定：",
     "relay.preferences": "- 偏好：",
@@ -57,6 +70,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 已删除 idle 行：{ids}",
     "flow.marked_stale": "- 标记为 stale：{ids}",
     "flow.kept_active": "- 保留 active：{ids}",
+    "flow.kept_running": "- 保留（仍在进行中）：{ids}",
     "flow.protected": "- 受保护（被引用）：{ids}",
     "flow.attention": "- 需要处理：{sid}：{why}",
     "flow.none": "无",
@@ -100,8 +114,48 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "本次会话没有需要持久化的新信息",
     "wrap.problem": "无法读取 {file}（保持原样，索引行保留）：{error}",
     "wrap.warning": "注意 {finding}",
+    "wrap.finding.code": "{file}：含有代码片段：请改成指向文件和行号",
+    "wrap.finding.temporary-path": "{file}：提到临时路径：这是一次性的状态",
+    "wrap.finding.task-list": "{file}：含有待办清单：任务只属于这次 session",
+    "wrap.finding.git-tracked": "{file}：含有 diff 或文件清单：git 已经记录了",
+    "wrap.finding.commit-history": "{file}：列出 commit：commit 历史请看 git log",
+    "wrap.finding.api-signatures": "{file}：描述 API 签名：代码本身就写着，记在这里会过时",
+    "wrap.unsaved": (
+        "无法保存 {file}（{error}）。内容没有丢失：全文如下，请手动存为 memory/{file}："
+    ),
+    "wrap.too_many": (
+        "警告：目前有 {n} 个记忆文件；通常 3-5 个，10 个以上就太多了：请把相关主题合并成较少"
+        "的文件。"
+    ),
     "wrap.first": (
         "首次使用：已创建 MEMORY.md（索引，新对话先读它）和 memory/<类型>_<主题>.md 记忆文件；"
         "项目状态 30 天、参考资料 90 天后标记 [STALE]，不会自动删除。"
+    ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "收工（保存这次的记忆）",
+    "workflow.session.update": "状态更新",
+    "workflow.session.register": "注册 memory session",
+    "workflow.session.continue": "接续记忆",
+    "workflow.session.release": "解除引用",
+    "workflow.session.archive": "封存 session",
+    "workflow.organize": "整理 memory",
+    "workflow.notes.refresh": "更新 session 笔记",
+    "workflow.notes.view": "显示 session 笔记",
+    "workflow.relay.restore": "接续上次",
+    "workflow.relay.archive": "重新开始（封存交接快照）",
+    "workflow.migrate": "迁移记忆",
+    "workflow.none": "没有要执行的流程：普通消息",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "会话看板（{path}）还有未完成的合并（第 {line} 行有 git 的冲突"
+        "标记），因此没有列出其中的会话：运行 `workmem doctor --fix"
+        "` 合并两个版本。"
+    ),
+    "board.needs_doctor": (
+        "无法读取会话看板（{path}）：{problem}，因此没有列出其中的会话：请运行 `workmem doctor`。"
+    ),
+    "memory.unfinished_merge": (
+        "这些记忆文件还有未完成的合并（git 的冲突标记）：{files}。运行 `wo"
+        "rkmem doctor --fix` 合并两个版本。"
     ),
 }

@@ -18,12 +18,25 @@ MESSAGES: dict[str, str] = {
         "失敗的部分：{names}。`workmem doctor` 會說明原因。"
     ),
     "save.failed_whose": "session {sid} 的",
+    # the outcome of a session, told from its transcript (continuity.account_text)
+    "account.done": "已完成：{text}",
+    "account.done_steps": "已完成：計畫的 {n} 個步驟（最後：{last}）",
+    "account.in_progress": "進行中：{text}",
+    "account.next": "下一步：{items}",
+    "account.progress": "已完成 {done}/{total} 步",
+    "account.waiting": "等待使用者回答：{text}",
+    "account.worked_on": "處理：{text}",
+    "account.said": "最後說：{text}",
+    "account.committed": "已提交 {text}",
+    "account.tests_passed": "測試通過{figures}",
+    "account.tests_failed": "測試失敗{figures}",
+    "account.asked": "詢問：{text}",
+    "account.changed": "修改了 {files}",
     "relay.context_at": "- 上下文用量 {pct}",
     "relay.unknown": "未知",
     "relay.active": "- 進行中：{text}",
     "relay.not_stated": "未說明",
     "relay.completed": "- 已完成：",
-    "relay.completed_none": "- 已完成：尚無記錄",
     "relay.pending": "- 下一步：",
     "relay.decisions": "- 決定：",
     "relay.preferences": "- 偏好：",
@@ -56,6 +69,7 @@ MESSAGES: dict[str, str] = {
     "flow.deleted_idle": "- 已刪除 idle 列：{ids}",
     "flow.marked_stale": "- 標為 stale：{ids}",
     "flow.kept_active": "- 保留 active：{ids}",
+    "flow.kept_running": "- 保留（仍在進行中）：{ids}",
     "flow.protected": "- 受保護（被引用）：{ids}",
     "flow.attention": "- 需要處理：{sid}：{why}",
     "flow.none": "無",
@@ -99,8 +113,47 @@ MESSAGES: dict[str, str] = {
     "wrap.nothing": "本次 session 沒有需要持久化的新資訊",
     "wrap.problem": "無法讀取 {file}（保持原樣，索引行保留）：{error}",
     "wrap.warning": "注意 {finding}",
+    "wrap.finding.code": "{file}：含有程式碼片段：請改成指向檔案與行號",
+    "wrap.finding.temporary-path": "{file}：提到暫存路徑：這是一次性的狀態",
+    "wrap.finding.task-list": "{file}：含有待辦清單：任務只屬於這次 session",
+    "wrap.finding.git-tracked": "{file}：含有 diff 或檔案清單：git 已經記錄了",
+    "wrap.finding.commit-history": "{file}：列出 commit：commit 歷史請看 git log",
+    "wrap.finding.api-signatures": "{file}：描述 API 簽名：程式碼本身就寫著，記在這裡會過時",
+    "wrap.unsaved": (
+        "無法儲存 {file}（{error}）。內容沒有遺失：全文如下，請手動存成 memory/{file}："
+    ),
+    "wrap.too_many": (
+        "警告：目前有 {n} 個記憶檔；通常 3-5 個，10 個以上就太多了：請把相關主題合併成較少的檔案。"
+    ),
     "wrap.first": (
         "首次使用：已建立 MEMORY.md（索引，新對話先讀它）和 memory/<類型>_<主題>.md 記憶檔；"
         "專案狀態 30 天、參考資料 90 天後標記 [STALE]，不會自動刪除。"
+    ),
+    # The workflows a message can ask for, as `say` and the prompt hook name them.
+    "workflow.wrap": "收工（保存這次的記憶）",
+    "workflow.session.update": "狀態更新",
+    "workflow.session.register": "註冊 memory session",
+    "workflow.session.continue": "接續記憶",
+    "workflow.session.release": "解除引用",
+    "workflow.session.archive": "封存 session",
+    "workflow.organize": "整理 memory",
+    "workflow.notes.refresh": "更新 session 筆記",
+    "workflow.notes.view": "顯示 session 筆記",
+    "workflow.relay.restore": "接續上次",
+    "workflow.relay.archive": "重新開始（封存交接快照）",
+    "workflow.migrate": "遷移記憶",
+    "workflow.none": "沒有要執行的流程：一般訊息",
+    # a memory file a merge left unfinished (conflict markers), at the session start
+    "board.unfinished_merge": (
+        "會話看板（{path}）還有未完成的合併（第 {line} 行有 git 的衝突"
+        "標記），因此沒有列出其中的會話：執行 `workmem doctor --fix"
+        "` 合併兩個版本。"
+    ),
+    "board.needs_doctor": (
+        "無法讀取會話看板（{path}）：{problem}，因此沒有列出其中的會話：請執行 `workmem doctor`。"
+    ),
+    "memory.unfinished_merge": (
+        "這些記憶檔還有未完成的合併（git 的衝突標記）：{files}。"
+        "執行 `workmem doctor --fix` 合併兩個版本。"
     ),
 }

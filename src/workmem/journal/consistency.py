@@ -11,7 +11,6 @@ reported too, with the command that finishes it (only the agent has the text to 
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from ..doctor import DoctorReport
 from ..errors import WorkmemError
@@ -80,14 +79,16 @@ def _check_unfinished_ends(journal: Journal, report: DoctorReport) -> None:
     except WorkmemError as exc:
         report.add("state-unreadable", None, str(exc))
         return
+    from .reservation import stopped
+
     for key, record in state.open_sessions.items():
-        ending: Any = record.get("ending")
-        if not isinstance(ending, dict):
-            continue
-        option = "" if key == "default" else f" --session {key!r}"
-        report.add(
-            "unfinished-session-end",
-            None,
-            f"session {ending.get('number')} (key {key}) stopped part-way on "
-            f"{ending.get('day', 'an earlier day')}: run `workmem end{option}` again to finish it",
-        )
+        # an end still running is not unfinished: only one whose owner is gone
+        for ending in stopped(record):
+            option = "" if key == "default" else f" --session {key!r}"
+            report.add(
+                "unfinished-session-end",
+                None,
+                f"session {ending.get('number')} (key {key}) stopped part-way on "
+                f"{ending.get('day', 'an earlier day')}: run `workmem end{option}` again to "
+                "finish it",
+            )

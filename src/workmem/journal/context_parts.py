@@ -11,7 +11,7 @@ from datetime import datetime
 
 from ..errors import WorkmemError
 from .budget import PhaseText
-from .daily import digest, list_logs
+from .daily import DailyLog, digest, list_logs
 from .journal import Journal
 from .strategy import (
     DEEP_RELOAD,
@@ -295,9 +295,54 @@ def deep_phase(inputs: ContextInputs, phase: PhaseText) -> None:
         return
     if inputs.strategy != DEEP_RELOAD:
         return
+    logs = list_logs(inputs.journal.workspace)
+    chosen, title = logs[-DEEP_LOGS:][::-1], "## Deep recall (newest daily logs)"
+    if len(logs) > LOG_INDEX_AT:
+        picked = _logs_from_index(inputs, logs)
+        if picked:
+            chosen, title = picked, "## Deep recall (daily logs chosen through log-index.md)"
     items = []
-    for log in reversed(list_logs(inputs.journal.workspace)[-5:]):
+    for log in chosen:
         text = inputs.read(log.path)
         if text and text.strip():
             items.append((f"log:{log.day}", f"### {log.day}.md\n{text.strip()}"))
-    phase.add_list("## Deep recall (newest daily logs)", items, what="daily logs")
+    phase.add_list(title, items, what="daily logs")
+
+
+#: Daily logs the deep phase loads whole.
+DEEP_LOGS = 5
+#: Seed 004: the daily-log index is read "when daily logs exceed ~30".
+LOG_INDEX_AT = 30
+
+
+def _logs_from_index(inputs: ContextInputs, logs: list[DailyLog]) -> list[DailyLog]:
+    """The logs to load, picked from ``memory/log-index.md``: the rows that share the most
+    words with the message or name a thread it is about, then the newest. Empty when the
+    index cannot be read (the newest logs are loaded instead, with a warning)."""
+    from ..files.tables import TableDocument
+    from .log_index import COLUMNS
+
+    path = inputs.journal.paths.log_index
+    text = inputs.read(path)
+    if not text:
+        return []
+    try:
+        doc = TableDocument.parse(text, expected_header=COLUMNS, path=inputs.journal.show(path))
+    except WorkmemError as exc:
+        inputs.warnings.append(f"the daily-log index could not be read: {exc}")
+        return []
+    by_day = {log.day.isoformat(): log for log in logs}
+    wanted = set(terms(inputs.message))
+    threads = {m.thread.id for m in inputs.plan.threads}
+    scored: list[tuple[int, str]] = []
+    for row in doc.rows:
+        day = row.values[0]
+        if day not in by_day:
+            continue
+        score = len(wanted & term_set(" ".join(row.values[2:])))
+        score += 5 * len(threads & {t.strip() for t in row.values[3].split(",")})
+        scored.append((score, day))
+    matched = [day for score, day in sorted(scored, reverse=True) if score > 0]
+    newest = [log.day.isoformat() for log in reversed(logs)]
+    days = list(dict.fromkeys([*matched, *newest]))[:DEEP_LOGS]
+    return [by_day[day] for day in days]

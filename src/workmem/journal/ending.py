@@ -16,6 +16,10 @@ its own; what makes the five one operation is the reservation in ``state.json``:
 The retry check covers everything a call writes: the summary, the note, the mood, every
 thread update and the session's pending notes. Only an end that would write nothing new is
 reported as already done.
+
+Each end owns its reservation (``reservation``): ends running at once, even under one key,
+never take over or remove one another's entries; only a reservation whose owner is gone is
+finished by the next end.
 """
 
 from __future__ import annotations
@@ -25,14 +29,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from .. import clock
-from ..errors import WorkmemError, WriteError
 from ..files.freetext import neutralize_line
-from . import resumption
-from .daily import append_entry, has_end_marker, remove_entries
+from . import reservation, resumption
+from .daily import append_entry, remove_entries
+from .end_account import Progress, verify_end
 from .entry import EntryParts, compose, has_marker, positions_addendum, resumption_addendum
 from .journal import Journal
 from .log_index import update_days
@@ -84,43 +87,6 @@ def end_token(
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
-class _Progress:
-    """Which of an end's files are written so far, to say so exactly when a step fails."""
-
-    def __init__(self, journal: Journal, planned: list[Path]) -> None:
-        self.journal = journal
-        self.planned = planned
-        self.written: list[Path] = []
-
-    def done(self, path: Path) -> None:
-        if path not in self.written:
-            self.written.append(path)
-
-    def failed(self, exc: BaseException) -> WorkmemError:
-        show = self.journal.show
-        wrote = ", ".join(show(p) for p in self.written) or "nothing yet"
-        left = [show(p) for p in self.planned if p not in self.written]
-        if left:
-            where = (
-                f"written {wrote}; not written {', '.join(left)} (state.json holds only the "
-                "reserved session number)"
-            )
-        else:
-            where = f"every file was written ({wrote}) but the check after writing failed"
-        message = (
-            f"{exc}. The session end stopped part-way: {where}. Run `workmem end` again to "
-            "finish it; a corrected text replaces this attempt's daily-log entry."
-        )
-        if isinstance(exc, WorkmemError):
-            exc.args = (message,)
-            return exc
-        return WriteError(message)
-
-
-def _valid(prior: Any) -> bool:
-    return isinstance(prior, dict) and isinstance(prior.get("number"), int)
-
-
 def _superseded(prior: dict[str, Any] | None, token: str) -> list[dict[str, str]]:
     """Earlier attempts (token and day) whose daily-log entries this end replaces."""
     if prior is None:
@@ -142,7 +108,7 @@ def end_session(
     thread_updates: Mapping[str, Mapping[str, Any]] | None = None,
     mood: str | None = None,
 ) -> EndReport:
-    store, paths = journal.store, journal.paths
+    paths = journal.paths
     summary, n1 = clean(session_summary, "session summary", required=True)
     note, n2 = clean(resumption_note, "resumption note", required=True)
     mood_text, n3 = clean(mood, "mood")
@@ -158,11 +124,48 @@ def end_session(
     if (
         state_now.extra.get("last_end_token") == content
         and not record_now.get("notes")
-        and not _valid(record_now.get("ending"))
+        and not reservation.stopped(record_now)
     ):
         return EndReport(
             state_now.session_count, ended, journal.show(paths.daily_log(day)), already_done=True
         )
+    owner = reservation.new_owner()
+    try:
+        return _end(
+            journal,
+            key,
+            agent,
+            baseline,
+            summary,
+            note,
+            mood_text,
+            updates,
+            owner,
+            redactions=redactions,
+            content=content,
+        )
+    finally:
+        reservation.release(owner)
+
+
+def _end(
+    journal: Journal,
+    key: str,
+    agent: str,
+    baseline: int | None,
+    summary: str,
+    note: str,
+    mood_text: str,
+    updates: dict[str, ThreadUpdate],
+    owner: dict[str, Any],
+    *,
+    redactions: int,
+    content: str,
+) -> EndReport:
+    store, paths = journal.store, journal.paths
+    now = clock.now()
+    ended, day = clock.stamp(now), now.date()
+    attempt = str(owner["attempt"])
     doc = ThreadsDoc.parse(journal.text(paths.threads) or "")
     res_text = journal.text(paths.resumption)
     previous = resumption.parse(res_text) if res_text and res_text.strip() else None
@@ -172,13 +175,16 @@ def end_session(
 
     def reserve(state: JournalState) -> None:
         record = state.open_session(key)
-        prior = record.get("ending") if _valid(record.get("ending")) else None
+        held = reservation.reservations(record)
+        prior_key = reservation.takeover(held)
+        prior = held.pop(prior_key) if prior_key is not None else None
         if prior is not None:
             number = int(prior["number"])
         else:
             number = state.session_count + 1
             state.session_count = number
-        notes = list(record["notes"])
+        busy = reservation.claimed_elsewhere(held, None)
+        notes = [n for n in record["notes"] if str(n.get("id")) not in busy]
         token = end_token(key, summary, note, mood_text, updates, notes)
         merged, touched = merge_notes(notes, updates, day)
         first = dict(prior.get("old_positions") or {}) if prior else {}
@@ -188,10 +194,12 @@ def end_session(
             if thread_id not in first and found is not None:
                 old_positions[thread_id] = found.position()
         replaced = prior.get("replaced_resumption") if prior else hand_written
-        record["ending"] = {
+        mine = held[attempt] = {
             "token": token,
             "number": number,
             "day": day.isoformat(),
+            "owner": owner,
+            "claimed": [str(n.get("id")) for n in notes],
             "old_positions": old_positions,
             "replaced_resumption": replaced,
             "positions": {
@@ -201,6 +209,7 @@ def end_session(
             },
             "superseded": _superseded(prior, token),
         }
+        record[reservation.ENDINGS] = held
         plan.update(
             token=token,
             number=number,
@@ -210,7 +219,7 @@ def end_session(
             old_positions=old_positions,
             replaced=replaced,
             prior_positions=dict(prior.get("positions") or {}) if prior else {},
-            superseded=record["ending"]["superseded"],
+            superseded=mine["superseded"],
             baseline=record.get("baseline", baseline),
             resumed=prior is not None,
         )
@@ -224,7 +233,7 @@ def end_session(
         {d for a in plan["superseded"] if (d := _day(a.get("day"))) is not None and d != day}
     )
     log_path = paths.daily_log(day)
-    progress = _Progress(
+    progress = Progress(
         journal, [log_path, paths.threads, paths.resumption, paths.log_index, paths.state]
     )
     try:
@@ -291,9 +300,9 @@ def end_session(
         progress.done(paths.resumption)
         update_days(store, journal.workspace, [day, *other_days])
         progress.done(paths.log_index)
-        final = _finish(journal, key, agent, content, ended, summary, mood_text, plan)
+        final = _finish(journal, key, agent, content, ended, summary, mood_text, plan, attempt)
         progress.done(paths.state)
-        _verify(journal, number, token, [day, *other_days], stale, notes, note)
+        verify_end(journal, number, token, [day, *other_days], stale, notes, note)
     except Exception as exc:
         failure = progress.failed(exc)
         if failure is exc:
@@ -334,6 +343,7 @@ def _finish(
     summary: str,
     mood: str,
     plan: dict[str, Any],
+    attempt: str,
 ) -> JournalState:
     reviewed = journal.last_maintenance_date()
     over_limit = memory_lines(journal) > 200
@@ -362,9 +372,14 @@ def _finish(
         record = state.open_sessions.get(key)
         if record is not None:
             left = [n for n in record.get("notes", []) if n.get("id") not in consumed]
-            if left:
+            found = reservation.reservations(record)
+            found.pop(attempt, None)
+            if left or found:
                 record["notes"] = left
-                record.pop("ending", None)
+                if found:
+                    record[reservation.ENDINGS] = found
+                else:
+                    record.pop(reservation.ENDINGS, None)
             else:
                 del state.open_sessions[key]
         state.extra["last_end_token"] = token
@@ -372,32 +387,3 @@ def _finish(
     return update_state(
         journal.store, journal.paths.state, finish, check=lambda s: s.last_session == ended
     )
-
-
-def _verify(
-    journal: Journal,
-    number: int,
-    token: str,
-    days: list[date],
-    stale: list[str],
-    notes: list[dict[str, Any]],
-    note_text: str,
-) -> None:
-    paths = journal.paths
-    log = journal.text(paths.daily_log(days[0])) or ""
-    if not has_marker(log, token):
-        raise WriteError(f"{journal.show(paths.daily_log(days[0]))}: session entry missing")
-    for day in days:
-        text = log if day == days[0] else journal.text(paths.daily_log(day)) or ""
-        if any(has_end_marker(text, t) for t in stale):
-            raise WriteError(f"{journal.show(paths.daily_log(day))}: a replaced attempt remains")
-    res_text = journal.text(paths.resumption) or ""
-    res = resumption.parse(res_text)
-    kept = resumption.stored_note(note_text) in res_text
-    if res.session is None or (res.session <= number and not kept):
-        raise WriteError(f"{journal.show(paths.resumption)}: the new note is not there")
-    ids = {e.id for e in journal.ledger().events}
-    events = [n["event_id"] for n in notes if n.get("kind") == "event"]
-    missing = [event for event in events if event not in ids]
-    if missing:
-        raise WriteError(f"{journal.show(paths.events)}: events {missing} are missing")

@@ -39,7 +39,8 @@ _KNOWN = (
     "recorded_at",
     "source",
 )
-_ID = re.compile(r"^evt-(\d+)$")
+#: ``evt-00012``, or ``evt-00012-k3x9`` where several writers share the memory (their tag)
+_ID = re.compile(r"^evt-(\d+)(?:-[a-z][a-z0-9]{1,11})?$")
 MAX_TEXT = 4000
 
 
@@ -132,13 +133,15 @@ class Ledger:
             payload["events"] = self.items
         return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
-    def next_id(self) -> str:
+    def next_id(self, suffix: str = "") -> str:
+        """The next number after every event's (any writer's); ``suffix`` is ``-<writer>``
+        where several writers share the memory (``sync.writers``)."""
         highest = 0
         for event in self.events:
             match = _ID.match(event.id)
             if match:
                 highest = max(highest, int(match.group(1)))
-        return f"evt-{highest + 1:05d}"
+        return f"evt-{highest + 1:05d}{suffix}"
 
     def timeline(self) -> tuple[list[Event], list[Event]]:
         """Dated events newest first (by the day they happened, then when they were
@@ -253,6 +256,10 @@ def append_events(store: Store, path: Path, new_events: list[Event]) -> list[Eve
 
     Returns the events as stored (an already-recorded repeat comes back with its old ID).
     """
+    from ..config import load_settings
+    from ..sync.writers import id_suffix
+
+    suffix = id_suffix(store.workspace.root, load_settings(store.workspace))
     stored: list[Event] = []
 
     def change(current: str | None) -> str:
@@ -263,7 +270,7 @@ def append_events(store: Store, path: Path, new_events: list[Event]) -> list[Eve
             if same is not None:
                 stored.append(same)
                 continue
-            event.id = ledger.next_id()
+            event.id = ledger.next_id(suffix)
             ledger.items.append(event.to_json())
             ledger.events.append(event)
             stored.append(event)

@@ -56,6 +56,20 @@ _RECALL_WORDS = (
     r"\b(?:remember|recall|last\s+time|previously|we\s+discussed|did\s+we|back\s+when|"
     r"what\s+happened|earlier\s+we|history\s+of)\b|上次|之前|記得|记得|回憶|回忆|那次|當時|当时"
 )
+# What makes a question one the memory answers: it asks about the past (a past-tense verb
+# form, a time gone by, a decision), or about someone or something by name. "How do I run
+# the tests?" or "Can we set up CI caching?" ask about the code in front of the agent.
+_PAST_WORDS = (
+    r"\b(?:did|was|were|had|have\s+(?:we|you|i)|has\s+\w+\s+(?:been|had|done|gone)|ago|"
+    r"yesterday|last\s+(?:week|month|year|session|night)|earlier|before|decided|discussed|"
+    r"agreed|chose|chosen|mentioned|said|told|went|made|wrote|used|planned|happened)\b"
+    r"|上次|之前|以前|昨天|前天|上週|上周|上個月|上个月|那時|那时|後來|后来|最後|最后|"
+    r"決定|决定|討論|讨论|說過|说过|提過|提过|做過|做过|用了|選了|选了|"
+    r"前回|昨日|先週|先月|決め|話し|言った|覚えて|でしたか|ましたか|"
+    r"지난|전에|어제|지난주|결정|얘기|말했|기억|했나요|했어요|었"
+)
+#: a name inside a sentence (not its first word, not "I", not an ACRONYM)
+_NAME = r"(?<![.!?]\s)(?<!^)\b(?!I\b)[A-Z][a-z]{2,}"
 
 
 @cache
@@ -109,8 +123,24 @@ def is_event_sensitive(message: str, today: date) -> tuple[bool, list[str]]:
 
 
 def wants_recall(message: str) -> bool:
-    """A message that asks to remember, or asks a question the memory may answer."""
-    return bool(_words(_RECALL_WORDS).search(message)) or is_question(message)
+    """A message that asks to remember, or a recall question: a question about the past or
+    about someone or something by name (seed 004 runs the deep phase for those; an ordinary
+    question about the code does not need a search of the memory)."""
+    if _words(_RECALL_WORDS).search(message):
+        return True
+    if not is_question(message):
+        return False
+    return bool(_words(_PAST_WORDS).search(message) or _names(message))
+
+
+def _names(message: str) -> bool:
+    """A proper name inside the message (case matters here, so not ``_words``)."""
+    return bool(_case_sensitive(_NAME).search(message.strip()))
+
+
+@cache
+def _case_sensitive(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def is_question(message: str) -> bool:

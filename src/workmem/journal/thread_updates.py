@@ -115,6 +115,9 @@ def apply_updates(
     day: str,
 ) -> ThreadChanges:
     changes = ThreadChanges()
+    # The daily log names each thread it touched ([ref: thread-…]); the thread names the
+    # log back, on its Last touched line and on each decision the session added.
+    log = f"memory/{day}.md"
     for thread_id in dict.fromkeys([*touched, *updates]):
         check_thread_id(thread_id)
         update = updates.get(thread_id, ThreadUpdate())
@@ -129,14 +132,14 @@ def apply_updates(
             old = set_position(thread, new)
             if " ".join(old.split()) != " ".join(new.split()):
                 changes.positions[thread.id] = (old, new)
-        added = add_items(thread, DECISIONS, update.new_decisions)
+        added = add_items(thread, DECISIONS, update.new_decisions, ref=f"{log}#decisions")
         added += add_items(thread, OPEN, update.new_open_questions)
         closed = close_questions(thread, update.closed_questions, day)
         if added:
             changes.added[thread.id] = added
         if closed:
             changes.closed[thread.id] = closed
-        touch(thread, when)
+        touch(thread, when, ref=log)
         changes.touched.append(thread.id)
     return changes
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
-from ..files.freetext import neutralize_block, neutralize_line
+from ..files.freetext import neutralize_block, neutralize_line, shorten
 from ..files.outline import join_lines, parse_outline
 from ..files.sections import item_key
 
@@ -191,9 +191,7 @@ class Thread:
     def header_line(self) -> str:
         """One line for the loader's list of threads."""
         status = self.status()
-        position = " ".join(self.position().split())
-        if len(position) > 160:
-            position = position[:159] + "…"
+        position = shorten(self.position(), 160, fold=True)  # redacted, then cut
         open_part = self.part(OPEN)
         opened = len(open_part.items()) if open_part is not None else 0
         bits = [f"**{self.id}**"]
@@ -289,25 +287,39 @@ def set_position(thread: Thread, text: str) -> str:
     return old
 
 
-def add_items(thread: Thread, which: str, items: list[str]) -> list[str]:
-    """Append list items to a part, skipping ones already there; returns what was added."""
+#: a cross-reference at the end of an item (seed 004: ``[ref: memory/2026-03-20.md#decisions]``)
+_REF = re.compile(r"\s*\[ref: [^\]\n]*\]\s*$")
+
+
+def _key(item: str) -> str:
+    """An item's identity, its cross-reference aside: the same decision noted on two days
+    is one decision."""
+    return item_key(_REF.sub("", item))
+
+
+def add_items(thread: Thread, which: str, items: list[str], *, ref: str | None = None) -> list[str]:
+    """Append list items to a part, skipping ones already there; returns what was added.
+
+    ``ref`` (a daily log and its section) is written after each new item, so a thread
+    points back to the log that recorded it, as the log points to the thread."""
     added: list[str] = []
     wanted = [stored_item(i) for i in items if i and i.strip()]
     if not wanted:
         return added
     part = thread.ensure_part(which)
-    present = {item_key(i) for i in part.items()}
+    present = {_key(i) for i in part.items()}
     body = part.body
     while body and not body[-1].strip():
         body.pop()
     if not body:
         body.append("")
     for item in wanted:
-        if item_key(item) in present:
+        if _key(item) in present:
             continue
-        present.add(item_key(item))
-        body.append(f"- {item}")
-        added.append(item)
+        present.add(_key(item))
+        written = f"{item} [ref: {ref}]" if ref else item
+        body.append(f"- {written}")
+        added.append(written)
     body.append("")
     if added:
         thread.changed = True
@@ -332,8 +344,9 @@ def close_questions(thread: Thread, questions: list[str], day: str) -> list[str]
     return closed
 
 
-def touch(thread: Thread, when: str) -> None:
-    line = f"Last touched: {when}"
+def touch(thread: Thread, when: str, *, ref: str | None = None) -> None:
+    """Date the thread's last session; ``ref`` names the daily log that recorded it."""
+    line = f"Last touched: {when}" + (f" [ref: {ref}]" if ref else "")
     for index, existing in enumerate(thread.head):
         if _TOUCHED.match(existing):
             if existing != line:

@@ -4,17 +4,22 @@ Current state from the agent's own plan (Claude Code ``TodoWrite``, Codex
 ``update_plan``, Gemini ``write_todos``) and the last request; the task from the user's
 requests; workflow from shell commands in the order first run; files and functions from
 edit and read calls; errors from failed tool results with what the agent did next, and
-the user's corrections; key results from the last replies; a worklog per round. Sections
-the transcript cannot speak to (Codebase Documentation beyond the files read, Learnings)
-keep whatever an earlier extraction or the LLM extractor wrote.
+the user's corrections; a worklog per round. What only the conversation says comes from
+``transcripts.statements``: the agent's explanations of how the code works (Codebase
+Documentation, beside the files read), lessons and the user's standing rules (Learnings),
+and results worth repeating verbatim (Key Results: tables, reported figures, the answer to
+each question the user asked; never an ordinary sentence of a reply). What an earlier
+extraction, the LLM extractor or a person wrote there is kept, the new items after it.
 """
 
 from __future__ import annotations
 
 import re
 
+from ..files.freetext import clip, redacted, shorten
 from ..transcripts.facts import TranscriptFacts, describe_file, extract_facts, shell_command
 from ..transcripts.model import Transcript
+from ..transcripts.statements import codebase_notes, key_results, learnings
 
 _CORRECTION = re.compile(
     r"^\s*(no\b|nope|don'?t|do not|stop|instead|wrong|that'?s not|actually"
@@ -24,8 +29,8 @@ _CORRECTION = re.compile(
 
 
 def _clip(text: str, width: int = 240) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    """One line of at most ``width`` characters, redacted before it is cut."""
+    return shorten(text, width, fold=True)
 
 
 def _title(transcript: Transcript, previous: str) -> str:
@@ -36,7 +41,7 @@ def _title(transcript: Transcript, previous: str) -> str:
     requests = transcript.user_requests()
     if not requests:
         return ""
-    words = requests[0].split()
+    words = redacted(requests[0]).split()  # redacted before its first words are taken
     return " ".join(words[:10]) + ("…" if len(words) > 10 else "")
 
 
@@ -94,15 +99,37 @@ def _files(facts: TranscriptFacts) -> str:
     return "\n".join(edited)
 
 
-def _codebase(facts: TranscriptFacts, previous: str) -> str:
+_FILES_READ = "Files read for context: "
+#: lines a section keeps at most (the oldest of ours go first)
+SECTION_LINES = 40
+
+
+def _merged(previous: str, new: list[str], *, drop: str | None = None) -> str:
+    """``previous`` (what an earlier extraction, the LLM or a person wrote) with the new
+    items after it, each once; past ``SECTION_LINES`` the oldest items go first."""
+    kept = [
+        line
+        for line in previous.strip().split("\n")
+        if line.strip() and not (drop and drop in line)
+    ]
+    have = {" ".join(line.split()) for line in kept}
+    for item in new:
+        line = f"- {_clip(item, 400)}"
+        if " ".join(line.split()) not in have:
+            have.add(" ".join(line.split()))
+            kept.append(line)
+    while len(kept) > SECTION_LINES and any(line.startswith("- ") for line in kept):
+        kept.remove(next(line for line in kept if line.startswith("- ")))
+    return "\n".join(kept)
+
+
+def _codebase(transcript: Transcript, facts: TranscriptFacts, previous: str) -> str:
+    text = _merged(previous, codebase_notes(transcript), drop=_FILES_READ)
     read_only = [f.path for f in facts.files if not (f.edits or f.created)]
-    if not read_only:
-        return previous
-    lines = (
-        [previous.strip()] if previous.strip() and "Files read for context" not in previous else []
-    )
-    lines.append("Files read for context: " + ", ".join(f"`{p}`" for p in read_only[:30]))
-    return "\n".join(lines)
+    if read_only:
+        listed = _FILES_READ + ", ".join(f"`{p}`" for p in read_only[:30])
+        text = f"{text}\n{listed}" if text else listed
+    return text
 
 
 def _errors(transcript: Transcript, facts: TranscriptFacts) -> str:
@@ -120,12 +147,18 @@ def _errors(transcript: Transcript, facts: TranscriptFacts) -> str:
     return "\n".join(lines[-25:])
 
 
-def _results(facts: TranscriptFacts) -> str:
-    kept = []
-    for reply in facts.final_replies[-2:]:
-        text = reply.strip()
-        kept.append(text if len(text) <= 3000 else text[:3000] + " …")
-    return "\n\n".join(kept)
+#: result blocks Key Results keeps (the newest)
+RESULT_BLOCKS = 12
+
+
+def _results(transcript: Transcript, previous: str) -> str:
+    """Earlier results, then the new ones (verbatim, each once): blocks apart by a blank line."""
+    blocks = [b.strip() for b in previous.split("\n\n") if b.strip()]
+    for result in key_results(transcript):
+        text = clip(result, 3000)  # redacted before it is cut
+        if text not in blocks:
+            blocks.append(text)
+    return "\n\n".join(blocks[-RESULT_BLOCKS:])
 
 
 def _worklog(transcript: Transcript) -> str:
@@ -165,9 +198,11 @@ def extract_sections(transcript: Transcript, previous: dict[str, str]) -> dict[s
         "Task Specification": _task(transcript),
         "Workflow": _workflow(facts),
         "Files and Functions": _files(facts),
-        "Codebase Documentation": _codebase(facts, previous.get("Codebase Documentation", "")),
+        "Codebase Documentation": _codebase(
+            transcript, facts, previous.get("Codebase Documentation", "")
+        ),
         "Errors and Corrections": _errors(transcript, facts),
-        "Key Results": _results(facts),
-        "Learnings": previous.get("Learnings", ""),
+        "Key Results": _results(transcript, previous.get("Key Results", "")),
+        "Learnings": _merged(previous.get("Learnings", ""), learnings(transcript)),
         "Worklog": _worklog(transcript),
     }

@@ -118,19 +118,19 @@ def read_notes(store: Store, path: Path) -> template.NotesFile | None:
 
 def conversation_text(transcript: Transcript) -> str:
     """The conversation as plain text for the LLM, tool traffic in one line each, redacted."""
+    from ..files.freetext import shorten
     from ..redact import redact
 
     lines: list[str] = []
     for message in transcript.messages:
         if message.is_conversation:
             lines.append(f"[{message.role}] {message.text.strip()}")
-        for call in message.tool_calls:
-            lines.append(
-                f"[tool call] {call.name} {json.dumps(call.input, ensure_ascii=False)[:300]}"
-            )
+        for call in message.tool_calls:  # each cut after its own redaction
+            given = json.dumps(call.input, ensure_ascii=False)
+            lines.append(f"[tool call] {call.name} {shorten(given, 300)}")
         for result in message.tool_results:
             flag = " ERROR" if result.is_error else ""
-            lines.append(f"[tool result{flag}] {result.output.strip()[:300]}")
+            lines.append(f"[tool result{flag}] {shorten(result.output.strip(), 300)}")
     return redact("\n".join(lines))[0]
 
 
@@ -225,11 +225,15 @@ def update_notes(
         result.failed = str(exc)
         _log(workspace, f"{sid}: {chosen} extraction failed, notes unchanged: {exc}")
         return result
+    from ..redact.engine import markers_in
+
     cleaned: dict[str, str] = {}
     for name in template.NAMES:
-        text, count = redact(sections.get(name, ""))
+        text = redact(sections.get(name, ""))[0]
         cleaned[name] = neutralize_block(text, max_line=MAX_LINE)
-        result.secrets_removed += count
+        # counted by their markers: the extractor redacts what it cuts, before this does
+        before = markers_in(previous.get(name, ""))
+        result.secrets_removed += max(markers_in(cleaned[name]) - before, 0)
     cleaned, result.notes = enforce_budget(cleaned)
     cleaned = {name: neutralize_block(body) for name, body in cleaned.items()}
     result.changed = [n for n in template.NAMES if cleaned[n] != previous.get(n, "")]

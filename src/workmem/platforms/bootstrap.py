@@ -106,6 +106,19 @@ def _cursor_rule(current: str | None, block: str) -> str:
     )
 
 
+#: aider's ``read:`` as a flow list on one line: ``read: [CONVENTIONS.md, "docs/x.md"]``
+_FLOW_READ = re.compile(
+    r"^(?P<head>read:[ \t]*\[)(?P<items>[^\[\]#\n]*)\](?P<rest>[ \t]*(?:#.*)?)$"
+)
+#: the same line once ``_aider`` added MEMORY.md to it (what it was is kept verbatim, so
+#: taking the directive out gives the line back byte for byte)
+_FLOW_ADDED = re.compile(
+    r"^(?P<head>read:[ \t]*\[)(?P<items>[^\[\]#\n]*?)(?:, )?MEMORY\.md\]"
+    r"(?P<rest>[ \t]*(?:#.*?)?)  # " + re.escape(MARKER) + r"$",
+    re.MULTILINE,
+)
+
+
 def _aider(current: str | None, path: str) -> str:
     """Add ``MEMORY.md`` to aider's ``read:`` list, editing the YAML as text."""
     import yaml
@@ -124,6 +137,13 @@ def _aider(current: str | None, path: str) -> str:
         return _append(current, _aider_block())
     lines = text.split("\n")
     start = next((i for i, line in enumerate(lines) if line.startswith("read:")), None)
+    flow = _FLOW_READ.match(lines[start]) if start is not None else None
+    if start is not None and flow is not None and isinstance(read, list):
+        # ``read: [A, B]`` (a flow list on one line): the entry goes inside the brackets
+        items = flow.group("items")
+        joined = f"{items}, MEMORY.md" if items.strip() else f"{items}MEMORY.md"
+        lines[start] = f"{flow.group('head')}{joined}]{flow.group('rest')}  # {MARKER}"
+        return "\n".join(lines)
     if start is None or not isinstance(read, list) or lines[start].strip() != "read:":
         raise ConflictError(
             f"{path} already has a 'read:' value in a form we do not edit; add MEMORY.md to it "
@@ -224,6 +244,10 @@ def _without_directive(text: str, key: str, kind: str) -> str | None:
         for added in ("\n" + block, block):  # appended after a blank line, or the whole file
             if added in text:
                 return text.replace(added, "", 1)
+        flow = _FLOW_ADDED.search(text)
+        if flow is not None:  # MEMORY.md added to a flow list: the line as it was
+            original = f"{flow.group('head')}{flow.group('items')}]{flow.group('rest')}"
+            return text[: flow.start()] + original + text[flow.end() :]
         return line.sub("", text, count=1) if line.search(text) else None
     block = directive_for(key)
     if "\n\n" + block in text:

@@ -163,42 +163,84 @@ def _server(project: Path, home: Path, env: Mapping[str, str] | None) -> AppServ
     return AppServer(codex, cwd=project, env=environ)
 
 
+def _is_ours(hook: CodexHook) -> bool:
+    from .hook_line import is_our_command
+
+    return is_our_command(hook.command, "codex")
+
+
 def list_ours(
     project: Path, home: Path, *, env: Mapping[str, str] | None = None
 ) -> list[CodexHook]:
     """workmem's hooks as Codex sees them from ``project``, with their trust."""
-    from ..hooks.install import is_ours
-
     with _server(project, home, env) as server:
         listed = server.call("hooks/list", {"cwds": [str(project)]})
-    return [h for h in _hooks(listed) if is_ours(h.command)]
+    return [h for h in _hooks(listed) if _is_ours(h)]
+
+
+def project_trusted(project: Path, home: Path, env: Mapping[str, str] | None = None) -> bool | None:
+    """Whether Codex trusts ``project`` (its ``[projects."<path>"] trust_level`` for the
+    folder or a folder above it, the nearest deciding); None when the config cannot be read."""
+    import tomllib
+
+    path = codex_home(home, env) / "config.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return False
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    projects = data.get("projects")
+    if not isinstance(projects, dict):
+        return False
+    target = project.resolve()
+    for folder in (target, *target.parents):
+        entry = projects.get(str(folder))
+        if isinstance(entry, dict) and isinstance(entry.get("trust_level"), str):
+            return bool(entry["trust_level"] == "trusted")
+    return False
+
+
+def untrusted_project_reason(project: Path) -> str:
+    return (
+        f"Codex has not trusted the project {project} yet, so it does not read its .codex/ "
+        "folder and runs none of these hooks: start `codex` there once and trust the "
+        "project, then run this again"
+    )
 
 
 def trust_ours(
-    project: Path, home: Path, *, env: Mapping[str, str] | None = None
+    project: Path,
+    home: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    scope: str = "user",
 ) -> list[CodexHook]:
-    """Trust every workmem hook Codex reports as not trusted; returns the hooks after.
+    """Trust every workmem hook Codex reports as not trusted; returns the hooks as Codex
+    reports them afterwards.
 
-    Raises ``CodexUnavailableError`` when Codex cannot be asked, or when a hook is still not
-    trusted after the write (nothing is reported as done that Codex does not confirm).
+    Raises ``CodexUnavailableError`` when Codex cannot be asked, when the project's hooks
+    cannot run because Codex does not trust the project, or when Codex shows none of
+    workmem's hooks (nothing is reported as trusted that Codex does not confirm).
     """
-    from ..hooks.install import is_ours
-
+    if scope == "project" and project_trusted(project, home, env) is False:
+        raise CodexUnavailableError(untrusted_project_reason(project))
     with _server(project, home, env) as server:
         ours = [
-            h
-            for h in _hooks(server.call("hooks/list", {"cwds": [str(project)]}))
-            if is_ours(h.command)
+            h for h in _hooks(server.call("hooks/list", {"cwds": [str(project)]})) if _is_ours(h)
         ]
         pending = {h.key: {"trusted_hash": h.current_hash} for h in ours if h.trust != "trusted"}
         if pending:
             edit = {"keyPath": "hooks.state", "value": pending, "mergeStrategy": "upsert"}
             server.call("config/batchWrite", {"edits": [edit]})
         after = [
-            h
-            for h in _hooks(server.call("hooks/list", {"cwds": [str(project)]}))
-            if is_ours(h.command)
+            h for h in _hooks(server.call("hooks/list", {"cwds": [str(project)]})) if _is_ours(h)
         ]
+    if not after:
+        raise CodexUnavailableError(
+            "Codex lists none of workmem's hooks from this folder (is the project trusted "
+            "in Codex, and are hooks on?), so there was nothing to trust"
+        )
     left = [h.event for h in after if h.trust not in ("trusted", "managed")]
     if left:
         raise CodexUnavailableError(f"Codex still reports these hooks as not trusted: {left}")

@@ -22,6 +22,11 @@ from ..hooks.events import PRE_COMPACT, SESSION_END, SESSION_START, USER_PROMPT
 from ..hooks.handlers import HookRun, Reply
 
 PENDING_NAME = "pending-context.json"
+#: Gemini CLI compresses a chat when its last prompt passed this share of the model's window
+#: (its default; ``model.compressionThreshold`` in its settings changes it)
+GEMINI_THRESHOLD = 0.5
+#: how close to that share a PreCompress is taken to come before a real compression
+GEMINI_MARGIN = 0.9
 RULES_FILE = Path(".cursor") / "rules" / "workmem.mdc"
 #: Tokens a rules file or a kept context may hold: it travels with every request.
 MAX_TOKENS = 1500
@@ -42,7 +47,7 @@ def route(run: HookRun, reply: Reply) -> Reply:
             if kept:
                 context = "\n\n".join(p for p in (kept, reply.context) if p)
                 return Reply(context=context, notice=reply.notice)
-        elif event == PRE_COMPACT:
+        elif event == PRE_COMPACT and compression_due(run):
             keep(run, resume_context(run))
     elif platform == "cursor":
         if event == USER_PROMPT and reply.context:
@@ -51,6 +56,47 @@ def route(run: HookRun, reply: Reply) -> Reply:
         if event in (PRE_COMPACT, SESSION_END):
             write_rules(run, state=resume_context(run))
     return reply
+
+
+def compression_due(run: HookRun) -> bool:
+    """Whether a pre-compact event is followed by a compaction. Gemini CLI (0.61) fires
+    PreCompress before every model request, before it checks whether the chat is long
+    enough to compress (``ChatCompressionService.compress``): a save and a kept context at
+    each of them would cost every prompt a full save and inject the resume document into
+    the next one. There, only a manual /compress or a context near Gemini's threshold
+    counts; the turn-end saves (AfterAgent) keep the session current in between."""
+    if run.inp.platform != "gemini" or run.inp.source == "manual":
+        return True
+    if run.transcript is None:
+        return False
+    from ..relay.usage import context_usage
+
+    try:
+        usage = context_usage(run.transcript, "gemini", store=run.store)
+    except Exception:
+        return True  # cannot tell: save, as before
+    if usage.source != "recorded" or usage.window <= 0:
+        return True  # no token counts in the chat file: cannot tell, save as before
+    return usage.percent >= 100 * _gemini_threshold(run) * GEMINI_MARGIN
+
+
+def _gemini_threshold(run: HookRun) -> float:
+    """``model.compressionThreshold`` from the project's settings, else the user's."""
+    from .jsonc import load_object
+
+    home = run.home or Path.home()
+    for folder in (run.inp.cwd or run.workspace.root, home):
+        path = Path(folder) / ".gemini" / "settings.json"
+        try:
+            if not path.is_file() or path.stat().st_size > 1024 * 1024:
+                continue
+            model = load_object(path.read_text(encoding="utf-8"), str(path)).get("model")
+        except Exception:
+            continue
+        value = model.get("compressionThreshold") if isinstance(model, dict) else None
+        if isinstance(value, int | float) and not isinstance(value, bool) and 0 < value <= 1:
+            return float(value)
+    return GEMINI_THRESHOLD
 
 
 def resume_context(run: HookRun) -> str | None:

@@ -106,7 +106,7 @@ TABLE: tuple[PlatformRow, ...] = (
         "~/.claude/ dir or CLAUDE_* env",
         "~/.claude/projects/<hash>/memory/",
         "CLAUDE.md (3 layers)",
-        (_home(".claude/"), _env("CLAUDE_", exact=("CLAUDECODE",))),
+        (_home(".claude/"), _env("CLAUDE_", exact=("CLAUDECODE",)), _command("claude")),
         native=True,
     ),
     PlatformRow(

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UsageError
+from ..errors import UsageError, WorkmemError
 from ..hooks.events import PLATFORMS
 from ..root import Workspace
 
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 #: Seconds a hook command's ``--version`` may take before doctor calls it broken.
 VERSION_TIMEOUT = 20.0
-_OURS = re.compile(r"workmem[\"']?\s+hook\s")
 #: The executable the generated OpenClaw handler starts (a JSON string literal in it).
 _OPENCLAW_EXE = re.compile(r"WORKMEM(?:\s*:\s*\w+)?\s*=\s*(\"(?:[^\"\\]|\\.)*\")")
 
@@ -43,19 +42,25 @@ _OPENCLAW_EXE = re.compile(r"WORKMEM(?:\s*:\s*\w+)?\s*=\s*(\"(?:[^\"\\]|\\.)*\")
 class HookCommand:
     """The command hooks will run, and what a person should know about it."""
 
-    #: as written into the configuration: a shell word, quoted when it needs to be
+    #: shown to the user: the program as one shell word
     command: str
     path: Path | None
     #: why this command (on PATH, chosen, the running installation)
     source: str
     #: set when the command will not survive a moved clone or a rebuilt virtualenv
     warning: str | None = None
+    #: what the hooks call: ``workmem`` (found on PATH by the agent) or an absolute path
+    program: str = "workmem"
 
     @property
     def for_install(self) -> str:
-        """What ``hooks.install`` takes: on Windows the program itself (it writes the command
-        line for each agent's shell there), elsewhere the shell word."""
-        return str(self.path) if os.name == "nt" and self.path is not None else self.command
+        """What ``hooks.install`` takes: the program."""
+        return self.program
+
+    @property
+    def personal(self) -> bool:
+        """A path of this user's machine, not a command every teammate has on PATH."""
+        return self.program != "workmem"
 
 
 def shell_word(path: Path) -> str:
@@ -79,7 +84,12 @@ def _running_script() -> Path | None:
 
 
 def choose(explicit: str | None = None) -> HookCommand:
-    """The command to write: ``explicit`` (checked), else ``workmem`` on PATH, else this one."""
+    """The command to write: ``explicit`` (checked), else ``workmem`` from PATH when the one
+    found there lasts (a tool install), else the path of this installation (with a warning).
+
+    ``workmem`` by name keeps shared configuration files free of anyone's home folder, and
+    stays the same command line whoever runs setup or ``hooks install``, from wherever.
+    """
     if explicit:
         path = Path(explicit).expanduser()
         if not path.is_absolute():
@@ -89,17 +99,22 @@ def choose(explicit: str | None = None) -> HookCommand:
             )
         if not path.is_file() or not os.access(path, os.X_OK):
             raise UsageError(f"--command {path} is not an executable file; nothing was written")
-        return HookCommand(shell_word(path), path, "chosen with --command", development_venv(path))
+        return HookCommand(
+            shell_word(path), path, "chosen with --command", development_venv(path), str(path)
+        )
     found = shutil.which("workmem")
     if found:
         path = Path(found).absolute()
-        return HookCommand(shell_word(path), path, "workmem on PATH", development_venv(path))
+        warning = development_venv(path)
+        if warning is None:
+            return HookCommand("workmem", path, f"on your PATH: {path}", None, "workmem")
+        return HookCommand(shell_word(path), path, "workmem on PATH", warning, str(path))
     running = _running_script()
     if running is not None:
         warning = development_venv(running) or (
             f"workmem is not on your PATH, so hooks call {running} directly"
         )
-        return HookCommand(shell_word(running), running, "this installation", warning)
+        return HookCommand(shell_word(running), running, "this installation", warning, str(running))
     raise UsageError(
         "cannot find a workmem command for the hooks to run: install workmem as a tool "
         "(pipx install …, uv tool install …) or name one with --command; nothing was written"
@@ -157,45 +172,68 @@ def _config_file(platform: str, scope: str, project: Path, home: Path) -> Path:
     return config_path(platform, scope, project, home)
 
 
-def _strings_under_command(value: object) -> Iterator[str]:
-    """Every string stored under a ``command`` key, however deep the format nests it."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key == "command" and isinstance(item, str):
-                yield item
-            else:
-                yield from _strings_under_command(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings_under_command(item)
-
-
 def installed_commands(platform: str, scope: str, project: Path, home: Path) -> list[str]:
     """workmem's hook command lines in one platform's configuration (empty when none).
 
     Read-only and tolerant: a configuration that cannot be read has no workmem hooks as
     far as this is concerned; ``hooks install`` reports the damage when it is asked to write.
     """
+    return [c for found in commands_by_file(platform, scope, project, home).values() for c in found]
+
+
+def commands_by_file(platform: str, scope: str, project: Path, home: Path) -> dict[Path, list[str]]:
+    """Each configuration file of ``platform`` -> workmem's hook command lines in it."""
+    from ..hooks.install import config_paths
+    from .hook_line import is_ours
+    from .jsonc import load_object
+
     path = _config_file(platform, scope, project, home)
     if platform == "openclaw":
         handler = path.with_name("handler.ts")
         try:
             text = handler.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            return []
+            return {}
         match = _OPENCLAW_EXE.search(text)
         if match is None:
-            return [f"(a hook in {handler} whose command could not be read)"]
-        return [f"{shell_word(Path(json.loads(match.group(1))))} hook agent:bootstrap"]
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return []
-    return [c for c in _strings_under_command(data) if _OURS.search(c + " ")]
+            return {path: [f"(a hook in {handler} whose command could not be read)"]}
+        program = shell_word(Path(json.loads(match.group(1))))
+        return {path: [f"{program} hook agent:bootstrap --platform openclaw"]}
+    found: dict[Path, list[str]] = {}
+    for each in config_paths(platform, scope, project, home):
+        try:
+            data = load_object(each.read_text(encoding="utf-8-sig"), str(each))
+        except (OSError, UnicodeDecodeError, ValueError, WorkmemError):
+            continue
+        lines = [
+            str(h["command"])
+            for h in _hooks_under(data)
+            if is_ours(h, platform) and isinstance(h.get("command"), str)
+        ]
+        if lines:
+            found[each] = lines
+    return found
+
+
+def _hooks_under(value: object) -> Iterator[dict[str, object]]:
+    """Every object holding a ``command`` key, however deep the format nests it."""
+    if isinstance(value, dict):
+        if "command" in value:
+            yield value
+        for item in value.values():
+            yield from _hooks_under(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _hooks_under(item)
 
 
 def executable_of(command: str) -> str | None:
     """The program a hook command line starts."""
+    from .hook_line import program_of
+
+    found = program_of(command)
+    if found is not None:
+        return found
     try:
         words = shlex.split(command, posix=os.name != "nt")
     except ValueError:
@@ -206,6 +244,11 @@ def executable_of(command: str) -> str | None:
 def runs(executable: str) -> str | None:
     """None when ``executable --version`` answers as workmem; else what went wrong."""
     found = shutil.which(executable)
+    if found is None and executable == "workmem":
+        return (
+            "they call `workmem` from PATH and there is none here, so they do nothing "
+            "(install it again, e.g. pipx install …)"
+        )
     if found is None:
         return f"{executable} does not exist or is not executable"
     try:
@@ -232,21 +275,21 @@ def check_hook_commands(workspace: Workspace, report: DoctorReport) -> None:
     verdicts: dict[str, str | None] = {}
     for platform in PLATFORMS:
         for scope in ("project", "user"):
-            where = _config_file(platform, scope, workspace.root, home)
-            problems: dict[str, None] = {}
-            for command in installed_commands(platform, scope, workspace.root, home):
-                exe = None if command.startswith("(") else executable_of(command)
-                if exe is None:
-                    problems[f"cannot read the command {command!r}"] = None
-                    continue
-                if exe not in verdicts:
-                    verdicts[exe] = runs(exe)
-                if verdicts[exe] is not None:
-                    problems[str(verdicts[exe])] = None
-            for problem in problems:
-                report.add(
-                    "hook-command",
-                    None,
-                    f"{platform} hooks in {where} are broken: {problem}; run `workmem setup` "
-                    "again to rewrite them",
-                )
+            for where, commands in commands_by_file(platform, scope, workspace.root, home).items():
+                problems: dict[str, None] = {}
+                for command in commands:
+                    exe = None if command.startswith("(") else executable_of(command)
+                    if exe is None:
+                        problems[f"cannot read the command {command!r}"] = None
+                        continue
+                    if exe not in verdicts:
+                        verdicts[exe] = runs(exe)
+                    if verdicts[exe] is not None:
+                        problems[str(verdicts[exe])] = None
+                for problem in problems:
+                    report.add(
+                        "hook-command",
+                        None,
+                        f"{platform} hooks in {where} are broken: {problem}; run `workmem "
+                        "setup` again to rewrite them",
+                    )

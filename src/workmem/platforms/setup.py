@@ -24,6 +24,7 @@ from . import setup_steps as steps
 from .bootstrap import TARGETS, has_marker
 from .detect import TABLE, Context, PlatformRow, detect_all, row_for
 from .hook_command import choose, installed_commands
+from .hook_line import program_of
 from .setup_report import DONE, SetupReport, Step
 from .teardown import tidy_after_removal
 
@@ -124,6 +125,7 @@ def _steps(
         report.steps = [s for s in report.steps if s.action not in ("unchanged", "skipped")]
     else:
         report.steps.append(steps.git_ignore_step(workspace, store, dry, report.warnings))
+        report.commit = steps.commit_line(workspace, report)
 
 
 def _say_what_was_done(exc: WorkmemError, report: SetupReport) -> None:
@@ -144,8 +146,8 @@ def _verify(report: SetupReport, workspace: Workspace, home: Path, scope: str) -
             found = installed_commands(step.platform or "", scope, root, home)
             if report.uninstall and found:
                 problems.append(f"{step.platform} hooks are still installed")
-            wanted = report.command.command if report.command else ""
-            if not report.uninstall and (not found or any(wanted not in c for c in found)):
+            wanted = report.command.program if report.command else ""
+            if not report.uninstall and (not found or any(program_of(c) != wanted for c in found)):
                 problems.append(f"{step.platform} hooks do not call {wanted}")
         elif step.part == "boot directive" and step.action in ("added", "unchanged", "removed"):
             for name in step.files:

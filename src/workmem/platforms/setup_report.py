@@ -8,7 +8,7 @@ from typing import Any
 from .hook_command import HookCommand
 
 #: Actions that changed a file.
-DONE = ("created", "added", "removed")
+DONE = ("created", "added", "removed", "updated")
 
 
 @dataclass
@@ -44,6 +44,8 @@ class SetupReport:
     user_steps: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     verified: bool = False
+    #: one line on what belongs in git (not for an uninstall)
+    commit: str = ""
 
     @property
     def changed(self) -> bool:
@@ -61,4 +63,5 @@ class SetupReport:
             "user_steps": self.user_steps,
             "warnings": self.warnings,
             "verified": self.verified,
+            "commit": self.commit,
         }

@@ -12,7 +12,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from ..errors import UsageError, WriteError
+from ..errors import UsageError, WorkmemError, WriteError
 from ..files.confine import IGNORE_TEXT
 from ..files.store import Store
 from ..hooks.events import PLATFORMS as HOOK_PLATFORMS
@@ -77,27 +77,56 @@ def _configured_agent(text: str, path: str) -> str | None:
 def settings_step(
     workspace: Workspace, store: Store, agent_name: str | None, dry_run: bool, warnings: list[str]
 ) -> Step:
+    """``workmem.toml``: created when missing; an ``--agent-name`` asked for is written into
+    an existing one too (its line replaced, or added on top), never silently left out."""
     path = workspace.config_file
     shown = store.show(path)
     current = store.read_text(path)
     if current is not None:
         configured = _configured_agent(current[0], shown)
-        if agent_name and configured != agent_name:
-            warnings.append(
-                f"{shown} already exists and sets agent_name = {configured!r}; it was left as "
-                f"it is (edit it to use {agent_name!r})"
-            )
-        return Step("settings", "unchanged", files=[shown])
-    text = settings_text(agent_name)
-    if dry_run:
-        return Step("settings", "would-create", files=[shown], changes={shown: ("", text)})
+        if not agent_name or configured == agent_name:
+            return Step("settings", "unchanged", files=[shown])
+        text = with_agent_name(current[0], agent_name)
+        detail = f"agent_name = {json.dumps(agent_name)}" + (
+            f", was {json.dumps(configured)}" if configured else ""
+        )
+        if dry_run:
+            diff = {shown: (current[0], text)}
+            return Step("settings", "would-update", files=[shown], detail=detail, changes=diff)
+    else:
+        text = settings_text(agent_name)
+        detail = ""
+        if dry_run:
+            return Step("settings", "would-create", files=[shown], changes={shown: ("", text)})
 
     def check(written: str) -> None:
         if _configured_agent(written, shown) != agent_name:
             raise WriteError(f"{shown}: agent_name did not read back as {agent_name!r}")
 
-    result = store.update(path, lambda old: text if old is None else old, verify=check)
-    return Step("settings", "created" if result.created else "unchanged", files=[shown])
+    def change(old: str | None) -> str:
+        if old is None:
+            return settings_text(agent_name)
+        return with_agent_name(old, agent_name) if agent_name else old
+
+    result = store.update(path, change, verify=check)
+    if not result.changed:
+        return Step("settings", "unchanged", files=[shown])
+    return Step(
+        "settings", "created" if result.created else "updated", files=[shown], detail=detail
+    )
+
+
+def with_agent_name(text: str, agent_name: str) -> str:
+    """``text`` (a workmem.toml) with its top-level ``agent_name`` set to ``agent_name``."""
+    import re
+
+    line = f"agent_name = {json.dumps(agent_name)}"
+    table = re.search(r"(?m)^\s*\[", text)
+    head, tail = (text[: table.start()], text[table.start() :]) if table else (text, "")
+    pattern = re.compile(r"(?m)^[ \t]*agent_name[ \t]*=.*$")
+    if pattern.search(head):
+        return pattern.sub(lambda _m: line, head, count=1) + tail
+    return line + "\n" + text
 
 
 def hooks_step(
@@ -112,7 +141,7 @@ def hooks_step(
     if row.key not in HOOK_PLATFORMS:
         why = f"{row.name} has no hooks workmem can use; the boot directive brings memory in"
         return Step("hooks", "skipped", row.key, detail=why)
-    from ..hooks.install import install
+    from ..hooks.install import config_path, install
 
     result = install(
         store,
@@ -128,6 +157,22 @@ def hooks_step(
         report.user_steps.extend(
             f"{row.name}: {s}" for s in getattr(result, "user_steps", None) or []
         )
+        report.warnings.extend(f"{row.name}: {w}" for w in result.warnings)
+        from .steps import plugin_installed
+
+        plugin = plugin_installed(row.key, home)
+        if plugin is not None:
+            report.warnings.append(
+                f"{plugin}: its hooks run as well as these. Keep one of the two: uninstall "
+                "the plugin, or take setup's hooks out again (workmem setup --uninstall "
+                f"--platform {row.key})"
+            )
+        if result.personal and scope == "project" and row.key != "claude-code":
+            where = store.show(config_path(row.key, scope, project, home))
+            report.warnings.append(
+                f"{where} names a path on your machine ({result_program(report)}): keep it "
+                "out of git, or install workmem as a tool so the hooks call `workmem` from PATH"
+            )
     if result.unchanged:
         return Step("hooks", "unchanged", row.key)
     changes = {}
@@ -144,6 +189,10 @@ def hooks_step(
         detail=", ".join(result.removed if remove else result.added),
         changes=changes,
     )
+
+
+def result_program(report: SetupReport) -> str:
+    return report.command.program if report.command else "workmem"
 
 
 def _shown(store: Store, name: str) -> str:
@@ -229,3 +278,39 @@ def _git_disagrees(workspace: Workspace) -> str | None:
     if done.returncode == 1:
         return f"git does not ignore {probe}: check your .gitignore for a rule that un-ignores it"
     return None
+
+
+def commit_line(workspace: Workspace, report: SetupReport) -> str:
+    """One line on what belongs in git: the agents' shared settings setup wrote, and the
+    memory files, which ``workmem sync`` moves to a branch of their own."""
+    from ..config import load_settings
+
+    shared = sorted(
+        {
+            name
+            for step in report.steps
+            if step.part == "hooks" and step.action in ("added", "unchanged", "would-add")
+            for name in step.files
+            if not name.startswith("/") and not name.endswith("settings.local.json")
+        }
+    )
+    personal = report.command is not None and report.command.personal
+    hooks = ""
+    if shared and not personal:
+        hooks = f"commit {', '.join(shared)} (the hooks call `workmem` from PATH); "
+    try:
+        synced = bool(load_settings(workspace).section("sync"))
+    except WorkmemError:
+        synced = False
+    if synced:
+        memory = (
+            "memory is shared by `workmem sync` on its own branch, so commit workmem.toml "
+            "with your code and let `workmem sync` commit the memory"
+        )
+    else:
+        memory = (
+            "commit workmem.toml, MEMORY.md and memory/ to share the memory with your team "
+            "(memory/.workmem/ stays ignored), or leave them out; `workmem sync init` keeps "
+            "memory on a branch of its own instead"
+        )
+    return "What to commit: " + hooks + memory + "."

@@ -15,7 +15,6 @@ check ``workmem doctor`` makes where the platform lets a program see it.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..doctor import DoctorReport
+    from ..files.store import Store
     from ..root import Workspace
 
 CODEX_TRUST = (
@@ -50,10 +50,25 @@ OPENCLAW_WORKSPACE = (
 
 
 def _read_json(path: Path) -> Any:
+    """A settings file's value (JSON with comments, as Gemini CLI reads it); None if unreadable."""
+    from ..errors import WorkmemError
+    from .jsonc import parse
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return parse(path.read_text(encoding="utf-8-sig"), str(path)).to_python()
+    except (OSError, ValueError, WorkmemError):
         return None
+
+
+def gemini_hooks_off(store: Store, settings: Path, home: Path) -> bool:
+    """Whether Gemini CLI's settings (the one workmem wrote to, or the user's) turn every
+    hook off with ``hooksConfig.enabled: false`` (it is on by default)."""
+    for path in dict.fromkeys((settings, home / ".gemini" / "settings.json")):
+        data = _read_json(path)
+        config = data.get("hooksConfig") if isinstance(data, dict) else None
+        if isinstance(config, dict) and config.get("enabled") is False:
+            return True
+    return False
 
 
 # -- Gemini --------------------------------------------------------------------------------
@@ -131,7 +146,10 @@ def user_steps(
         if not codex_trusted:
             steps.append(CODEX_TRUST)
         if scope == "project":
-            steps.append(CODEX_PROJECT)
+            from .codex_trust import project_trusted
+
+            if project_trusted(project, home) is not True:
+                steps.append(CODEX_PROJECT)
     elif platform == "gemini":
         if scope == "user" or gemini_folder_trusted(project, home) is not True:
             steps.append(GEMINI_TRUST)
@@ -150,8 +168,21 @@ def check_platform_steps(workspace: Workspace, report: DoctorReport) -> None:
     home = Path.home()
     for platform, scope in installed_platforms(workspace.root, home):
         if platform == "codex":
-            from .codex_trust import CodexUnavailableError, find_codex, list_ours
+            from .codex_trust import (
+                CodexUnavailableError,
+                find_codex,
+                list_ours,
+                project_trusted,
+                untrusted_project_reason,
+            )
 
+            if scope == "project" and project_trusted(workspace.root, home) is False:
+                report.add(
+                    "hook-trust",
+                    None,
+                    f"codex (project): {untrusted_project_reason(workspace.root)}.",
+                )
+                continue
             if find_codex() is None:
                 continue  # Codex is not installed here: nothing can tell the trust
             try:
@@ -171,3 +202,37 @@ def check_platform_steps(workspace: Workspace, report: DoctorReport) -> None:
             report.add("hook-trust", None, f"gemini ({scope}): {GEMINI_TRUST}")
         elif platform == "openclaw" and openclaw_enabled(home) is not True:
             report.add("hook-trust", None, f"openclaw ({scope}): {OPENCLAW_ENABLE}")
+
+
+# -- the plugin installed as well ------------------------------------------------------------
+def plugin_installed(platform: str, home: Path, env: Mapping[str, str] | None = None) -> str | None:
+    """Where workmem's plugin (or extension, or hook pack) is installed for ``platform``, if
+    it is: its hooks run beside any that setup writes, so setup says so."""
+    if platform == "claude-code":
+        data = _read_json(home / ".claude" / "settings.json")
+        enabled = data.get("enabledPlugins") if isinstance(data, dict) else None
+        if isinstance(enabled, dict) and any(
+            k.split("@")[0] == "workmem" and v for k, v in enabled.items()
+        ):
+            return "the workmem plugin is enabled in Claude Code (~/.claude/settings.json)"
+    elif platform == "codex":
+        import re
+
+        from .codex_trust import codex_home
+
+        path = codex_home(home, env) / "config.toml"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        if re.search(r'(?m)^\[plugins\."workmem@[^"]*"\]', text):
+            return f"the workmem plugin is installed in Codex ({path})"
+    elif platform == "gemini":
+        extension = home / ".gemini" / "extensions" / "workmem"
+        if (extension / "gemini-extension.json").is_file():
+            return f"the workmem extension is installed in Gemini CLI ({extension})"
+    elif platform == "openclaw":
+        pack = openclaw_state_dir(home, env) / "hooks" / "workmem-openclaw"
+        if pack.is_dir():
+            return f"the workmem hook pack is installed in OpenClaw ({pack})"
+    return None

@@ -38,6 +38,25 @@ for _rank, _detector in enumerate(DETECTORS):
     for _trigger in _detector.triggers:
         _RANKS_BY_TRIGGER.setdefault(_trigger, set()).add(_rank)
 _ALL_TRIGGERS = tuple(_RANKS_BY_TRIGGER)
+#: Characters prose rarely holds that many triggers hold ("ghp_", "sk-", "sig="): each
+#: trigger holding one is looked for only when that character is in the text, so clean
+#: prose skips most of them after one test per character.
+_GATES = "_=:\"'\\-."
+
+
+def _grouped(triggers: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    groups: dict[str, list[str]] = {}
+    for trigger in triggers:
+        gate = next((c for c in _GATES if c in trigger), "")
+        groups.setdefault(gate, []).append(trigger)
+    return tuple((gate, tuple(group)) for gate, group in groups.items())
+
+
+_ALL_GROUPS = _grouped(_ALL_TRIGGERS)
+_ASCII_GROUPS = _grouped(tuple(trigger for trigger in _ALL_TRIGGERS if trigger.isascii()))
+_ALSO: dict[int, tuple[str, ...]] = {
+    rank: getattr(d, "also", ()) for rank, d in enumerate(DETECTORS) if getattr(d, "also", ())
+}
 _MARKER = r"\[REDACTED(?::[a-z0-9-]+)?\]"
 #: workmem's own retry tokens (a digest of a session end, not a credential): the daily
 #: log's end marker and the fields of ``state.json`` that hold the same digest.
@@ -51,14 +70,37 @@ def marker(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def _candidates(text: str) -> Iterator[tuple[int, int, int, str]]:
-    """(rank, start, end, kind) of every span some detector claims."""
+def _present(text: str, among: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The triggers in ``text``, each looked for once whatever number of detectors share
+    it; only ``among`` when given (a cell needs only the triggers its row holds), no
+    Chinese, Japanese or Korean word in a text that has none of those characters, and
+    no trigger whose gate character (``_GATES``) the text lacks."""
     lowered = text.lower()
-    present = [trigger for trigger in _ALL_TRIGGERS if trigger in lowered]
-    if not present:
-        return
-    ranks = sorted(set().union(*(_RANKS_BY_TRIGGER[trigger] for trigger in present)))
-    for rank in ranks:
+    if among is not None:
+        return tuple([trigger for trigger in among if trigger in lowered])
+    found: list[str] = []
+    for gate, triggers in _ASCII_GROUPS if lowered.isascii() else _ALL_GROUPS:
+        if not gate or gate in lowered:
+            found += [trigger for trigger in triggers if trigger in lowered]
+    return tuple(found)
+
+
+def _ranks(text: str, among: tuple[str, ...] | None = None) -> list[int]:
+    """The detectors worth running on ``text``: one of their triggers is in it and all
+    their ``also`` literals are too."""
+    return _ranks_of(text, _present(text, among))
+
+
+def _ranks_of(text: str, present: tuple[str, ...]) -> list[int]:
+    ranks: set[int] = set()
+    for trigger in present:
+        ranks |= _RANKS_BY_TRIGGER[trigger]
+    return sorted(r for r in ranks if all(part in text for part in _ALSO.get(r, ())))
+
+
+def _candidates(text: str, ranks: list[int] | None = None) -> Iterator[tuple[int, int, int, str]]:
+    """(rank, start, end, kind) of every span some detector claims."""
+    for rank in _ranks(text) if ranks is None else ranks:
         detector = DETECTORS[rank]
         # Named detectors judge their own values; a generic format's value is judged here.
         generic = isinstance(detector, Pattern) and detector.generic
@@ -77,13 +119,14 @@ def _escape_safe_end(text: str, start: int, end: int) -> int:
     return end - 1 if backslashes % 2 else end
 
 
-def find_secrets(text: str) -> list[tuple[int, int, str]]:
+def find_secrets(text: str, ranks: list[int] | None = None) -> list[tuple[int, int, str]]:
     """Non-overlapping ``(start, end, kind)`` spans of the secrets in ``text``, in order.
 
     Overlapping claims become one span covering all of them, named by the most specific
-    detector among them; claims over an earlier redaction are dropped.
+    detector among them; claims over an earlier redaction are dropped. ``ranks``: the
+    detectors to run, when the caller already asked ``_ranks``.
     """
-    found = sorted(_candidates(text), key=lambda c: (c[1], c[0]))
+    found = sorted(_candidates(text, ranks), key=lambda c: (c[1], c[0]))
     if not found:
         return []
     taken = sorted(_already_redacted(text))
@@ -118,27 +161,36 @@ def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
     return index >= 0 and taken[index][1] > start
 
 
-def _replace(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
+def _replace(text: str, spans: Iterable[tuple[int, int, str]], keep_lines: bool = False) -> str:
     parts = []
     position = 0
     for start, end, kind in spans:
         parts.append(text[position:start])
         parts.append(marker(kind))
+        if keep_lines:  # a secret over several lines leaves as many line breaks
+            parts.append("\n" * text.count("\n", start, end))
         position = end
     parts.append(text[position:])
     return "".join(parts)
 
 
+def markers_in(text: str) -> int:
+    """How many redactions ``text`` holds: what was removed from it, wherever on its way
+    (free text is redacted before it is cut, so the last redaction may find nothing)."""
+    return len(compiled(_MARKER).findall(text)) if "[REDACTED" in text else 0
+
+
 def might_hold_secret(text: str) -> bool:
     """False when no detector could match: most texts stop here, after substring tests."""
-    lowered = text.lower()
-    return any(trigger in lowered for trigger in _ALL_TRIGGERS)
+    return bool(_ranks(text))
 
 
-def redact_plain(text: str) -> tuple[str, int]:
+def redact_plain(
+    text: str, ranks: list[int] | None = None, *, keep_lines: bool = False
+) -> tuple[str, int]:
     """Redact ``text`` as one piece, ignoring table structure."""
-    spans = find_secrets(text)
-    return (_replace(text, spans), len(spans)) if spans else (text, 0)
+    spans = find_secrets(text, ranks)
+    return (_replace(text, spans, keep_lines), len(spans)) if spans else (text, 0)
 
 
 def is_table_row(line: str) -> bool:
@@ -159,7 +211,8 @@ def _cell_borders(line: str) -> list[int]:
 
 def redact_row(line: str) -> tuple[str, int]:
     """A table row with each cell redacted on its own; borders and padding kept."""
-    if not might_hold_secret(line):
+    present = _present(line)
+    if not _ranks_of(line, present):
         return line, 0
     borders = _cell_borders(line)
     edges = [*borders, len(line)] if borders[-1] < len(line) - 1 else borders
@@ -168,8 +221,9 @@ def redact_row(line: str) -> tuple[str, int]:
     for left, right in itertools.pairwise(edges):
         cell = line[left + 1 : right]
         content = cell.strip()
-        if content:
-            clean, found = redact_plain(content)
+        ranks = _ranks(content, present) if content else None
+        if ranks:
+            clean, found = redact_plain(content, ranks)
             lead = cell[: len(cell) - len(cell.lstrip())]
             cell = lead + clean + cell[len(lead) + len(content) :]
             count += found
@@ -177,12 +231,18 @@ def redact_row(line: str) -> tuple[str, int]:
     return "".join(parts), count
 
 
-def redact(text: str) -> tuple[str, int]:
-    """``text`` with every recognised secret replaced, and how many were replaced."""
-    if not text or not might_hold_secret(text):
+def redact(text: str, *, keep_lines: bool = False) -> tuple[str, int]:
+    """``text`` with every recognised secret replaced, and how many were replaced.
+
+    ``keep_lines``: a secret that spanned lines (a PEM key) leaves as many line breaks
+    after its marker, so every later line keeps its number (the search index quotes a
+    file's lines by number).
+    """
+    ranks = _ranks(text) if text else []
+    if not ranks:
         return text, 0
     if "|" not in text:
-        return redact_plain(text)
+        return redact_plain(text, ranks, keep_lines=keep_lines)
     out: list[str] = []
     block: list[str] = []
     total = 0
@@ -190,7 +250,7 @@ def redact(text: str) -> tuple[str, int]:
     def flush() -> None:
         nonlocal total
         if block:
-            clean, found = redact_plain("\n".join(block))
+            clean, found = redact_plain("\n".join(block), keep_lines=keep_lines)
             out.append(clean)
             total += found
             block.clear()
@@ -212,6 +272,7 @@ __all__ = [
     "find_secrets",
     "is_table_row",
     "marker",
+    "markers_in",
     "might_hold_secret",
     "redact",
     "redact_plain",

@@ -60,6 +60,23 @@ def _trim(text: str, start: int, end: int, trailing: str = _TRAILING) -> int:
     return end
 
 
+#: A key and its separator where a value was expected: the value is a setting of its own.
+_KEY_AHEAD = r"(?:\\?[\"'])?[A-Za-z_][\w.-]*(?:\\?[\"'])?[ \t]*(?::=|=>|=|:)(?=[\s\"'`]|\\?\"|$)"
+#: A test runner's report (``--- PASS: TestName (0.01s)``, ``PASS: tests/x.sh``,
+#: ``PASS: pkg::test_x``): ``PASS`` there is a result, not a password.
+_TEST_NAME = (
+    r"(?:Test[A-Z0-9_][\w/.-]*|[\w./-]*::[\w\[\].:/-]+|[\w./-]+\.(?:sh|py|t|test|go|js|ts|rb))"
+    r"(?=[ \t]*$|[ \t]+\()"
+)
+
+
+def _test_report(text: str, match: re.Match[str]) -> bool:
+    """``PASS:`` in capitals before a test's name, as test runners print it."""
+    if match.group("key") not in ("PASS", "PASSED") or match.group("sep") != ":":
+        return False
+    return bool(compiled(_TEST_NAME, re.M).match(text, match.start("value")))
+
+
 class Assignment:
     """``name = value`` in any of the usual syntaxes, when the name holds a secret."""
 
@@ -79,7 +96,13 @@ class Assignment:
                 # a JSON string): look again right after this name.
                 position = match.end("key")
                 continue
-            position = match.end()
+            # What stands after the separator may be a setting itself, whatever it is
+            # taken for here: a label's colon before it ("Set the password: password =
+            # …"), a key chain ("credentials: aws_secret_access_key: …"). A value that is
+            # not a secret is looked at again as the start of one.
+            position = match.start("value")
+            if compiled(_KEY_AHEAD).match(text, position) or _test_report(text, match):
+                continue
             start, end, quoted = _unquote(text, *match.span("value"))
             if not quoted:
                 end = self._bare_end(text, match, start, end)
@@ -89,6 +112,7 @@ class Assignment:
                 if first.lower() in PROSE_WORDS:
                     continue
             if not is_placeholder(text[start:end]):
+                position = match.end()
                 yield start, end
 
     @staticmethod
@@ -225,6 +249,14 @@ def _yaml_child(line: str, offset: int, out: list[Span]) -> None:
     item = compiled(_YAML_ITEM).fullmatch(line)
     if item is not None:
         _value_span(line, offset, item.start("rest"), out)
+        return
+    # A value on the line below its key (``password:`` then ``  hunter2``; a JSON key and
+    # its string split over two lines): the whole indented line, quotes and comma aside.
+    start = len(line) - len(line.lstrip(" \t"))
+    end = len(line.rstrip().rstrip(","))
+    words = line[start:end].split(None, 1)
+    if words and line[start] not in "{[" and words[0].lower() not in PROSE_WORDS:
+        _value_span(line[:end], offset, start, out)
 
 
 def _value_span(line: str, offset: int, start: int, out: list[Span]) -> None:
@@ -243,6 +275,29 @@ def _value_span(line: str, offset: int, start: int, out: list[Span]) -> None:
 _SPOKEN = r"(?:[`\"'“‘「](?P<quoted>[^\n`\"'”’」]{3,200})[`\"'”’」]|(?P<value>[^\s`\"'”’」|<]{3,}))"
 _OWNER = r"(?P<own>my|our|your)\s+(?:[\w-]+\s+){0,2}?"
 _EN_WORD = r"(?:password|passphrase|passcode|pw|pwd|secret|token|api[ _-]?key|key)"
+#: "the password *for the staging db* is …": a few words saying whose secret it is
+_WHOSE = r"(?:\s+(?:for|of|on|to)\s+(?:[\w.-]+\s+){0,3}?[\w.-]+)?"
+#: The CJK words for a password, a key or a token, and the words that say "is" / "set to"
+#: / "changed to" after them (Chinese both scripts, Japanese, Korean).
+_CJK_WORD = (
+    r"(?:密碼|密码|口令|密鑰|密钥|金鑰|秘鑰|秘钥|令牌|パスワード|暗証番号|シークレット"
+    r"|비밀번호|비번|암호|패스워드|시크릿|(?i:api)\s*(?:キー|키|金鑰|密鑰|密钥)"
+    r"|(?P<llm>トークン|토큰))"
+)
+#: What the Chinese, Japanese and Korean form cannot match without: one of its words, or
+#: one of the words for "is" after an English "key" or "token".
+_CJK_GATE = (
+    *"密口令金秘鑰钥碼码パ暗シトキ비암패시토키",
+    *"是為为は：＝는은",
+)
+#: "Token" in Japanese and Korean prose is as often a model's unit of text ("トークンは
+#: cl100k_baseで数える"): a value said after it counts only when it is as long as a real
+#: token, or quoted.
+_TOKEN_LENGTH = 16
+_CJK_IS = (
+    r"(?:設定為|设置为|設置為|設為|设为|設成|设成|改為|改为|改成|換成|换成|變更為|变更为"
+    r"|是|為|为|は|を|：|:|＝|=|는|은|가|이|를|을)[ \t]*[：:＝=]?"
+)
 
 
 class Spoken:
@@ -262,20 +317,37 @@ class Spoken:
         "密钥",
         "金鑰",
         "令牌",
+        "秘鑰",
+        "秘钥",
         "パスワード",
+        "暗証番号",
+        "トークン",
+        "シークレット",
+        "キー",
+        "비밀번호",
+        "비번",
+        "암호",
+        "패스워드",
+        "토큰",
+        "시크릿",
+        "키",
     )
 
     sources = (
-        rf"(?i)(?<![\w-])(?:{_OWNER})?{_EN_WORD}\s+(?:is|was)\s+(?:now\s+|still\s+)?{_SPOKEN}",
+        rf"(?i)(?<![\w-])(?:{_OWNER})?{_EN_WORD}{_WHOSE}\s+(?:is|was)\s*:?\s+"
+        rf"(?:now\s+|still\s+)?{_SPOKEN}",
         r"(?i)(?<![\w-])(?:set|changed?|reset|updated?)\s+(?P<own>the|my|our|your)\s+"
         rf"(?:[\w-]+\s+){{0,2}}?{_EN_WORD}\s+to\s+{_SPOKEN}",
-        r"(?P<own>)(?:(?:密碼|密码|口令|密鑰|密钥|金鑰|令牌|パスワード)\s*[是為为は：:=]"
-        r"|(?i:api\s*key|token|key)\s*[是為为は：])"
+        rf"(?P<own>)(?:{_CJK_WORD}\s*{_CJK_IS}"
+        r"|(?i:password|passwd|pwd|secret|api\s*key|token|key)\s*[是為为は：＝는은])"
         r"\s*[「『“\"'`]?(?P<value>[^\x00-\x20\x7f-\uffff\"'`|<]{3,})",
     )
 
     def spans(self, text: str) -> Iterator[Span]:
+        cjk = not text.isascii() and any(part in text for part in _CJK_GATE)
         for number, source in enumerate(self.sources):
+            if number == 2 and not cjk:
+                continue  # the Chinese, Japanese and Korean forms need their words
             for match in compiled(source).finditer(text):
                 quoted = bool(match.groupdict().get("quoted"))
                 start, end = match.span("quoted" if quoted else "value")
@@ -284,6 +356,8 @@ class Spoken:
                     quoted = text[start - 1] in "`\"'“‘「"
                 value = text[start:end]
                 if is_placeholder(value) or value.lower() in PROSE_WORDS:
+                    continue
+                if match.groupdict().get("llm") and not quoted and len(value) < _TOKEN_LENGTH:
                     continue
                 owner = (match.group("own") or "").lower()
                 told = number == 2 or quoted or owner in ("my", "our", "your")

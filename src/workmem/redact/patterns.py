@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from .logins import OracleLogin
+
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
@@ -27,6 +29,7 @@ class Pattern:
 
     __slots__ = (
         "_regex",
+        "also",
         "check",
         "flags",
         "generic",
@@ -48,11 +51,15 @@ class Pattern:
         word_start: bool = False,
         generic: bool = False,
         check: Callable[[str], bool] | None = None,
+        also: tuple[str, ...] = (),
     ) -> None:
         self.kind = kind
         self.source = source
         #: Lower-case literals; the expression runs only when one of them is in the text.
         self.triggers = triggers
+        #: Literals that must all be in the text as well (as written, not lower-cased):
+        #: a trigger common in prose ("import", "digest") costs no regex scan without them.
+        self.also = also
         #: Which part is the secret: 0 the whole match, a group number, or -1 for the
         #: first group that took part in the match (alternatives that each hold one).
         self.group = group
@@ -99,16 +106,61 @@ def _basic_credential(value: str) -> bool:
     return ":" in plain and plain.isprintable()
 
 
+def _discord_user(value: str) -> bool:
+    """A Discord bot token starts with its bot's user id (17-20 digits) in base64."""
+    import base64
+    import binascii
+
+    head = value.split(".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return decoded.isdigit() and 17 <= len(decoded) <= 20
+
+
+def _encoded_private_key(value: str) -> bool:
+    """Base64 of a PEM block is a secret when the block is a private key (a certificate
+    or a public key, encoded the same way, is not)."""
+    import base64
+    import binascii
+
+    head = value[:240].replace("\\n", "").replace("\\r", "").replace("<br>", "")
+    head = "".join(head.split())[:68]  # the base64 without its line breaks
+    head = head[: len(head) - len(head) % 4]
+    try:
+        decoded = base64.b64decode(head, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b"PRIVATE KEY" in decoded
+
+
 # A newline as it appears in a memory file: real, JSON-escaped, or a table cell's <br>.
 _BREAK = r"(?:\s|\\n|\\r|<br>)*"
-_KEY_BODY = rf"(?:{_BREAK}[A-Za-z][A-Za-z-]+: [^\n<\\]*)*(?:{_BREAK}[A-Za-z0-9+/=]{{20,}})*"
+_BREAKS = r"(?:\s|\\n|\\r|<br>)+"  # at least one: two runs of base64 are never one
+_B64_LINES = rf"(?:{_BREAKS}[A-Za-z0-9+/=]{{20,}})*"
+_KEY_BODY = rf"(?:{_BREAK}[A-Za-z][A-Za-z-]+: [^\n<\\]*)*{_B64_LINES}"
 
-PATTERNS: tuple[Pattern, ...] = (
+PATTERNS: tuple[Pattern | OracleLogin, ...] = (
     Pattern(
         "private-key",
         r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
         rf"(?:(?:(?!-----BEGIN).)*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|{_KEY_BODY})",
         ("-----begin",),
+        flags=re.S,
+    ),
+    Pattern(
+        "encoded-private-key",  # base64 of "-----BEGIN", wrapped or not (kubeconfig, k8s)
+        rf"LS0tLS1CRUdJTi[A-Za-z0-9+/]*={{0,2}}(?:{_BREAKS}[A-Za-z0-9+/]{{16,}}={{0,2}})*",
+        ("ls0tls1crudjti",),
+        check=_encoded_private_key,
+    ),
+    Pattern(
+        "putty-key",  # the whole key file; cut off, up to where its private lines end
+        r"PuTTY-User-Key-File-[0-9]+:(?:(?:(?!PuTTY-User-Key-File-).){0,20000}?"
+        r"Private-MAC:[ \t]*[0-9a-fA-F]+"
+        rf"|(?:(?!PuTTY-User-Key-File-).){{0,20000}}?Private-Lines:[ \t]*[0-9]+{_B64_LINES})",
+        ("putty-user-key-file-",),
         flags=re.S,
     ),
     Pattern("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{16,}", ("sk-ant-",), word_start=True),
@@ -127,20 +179,9 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern(
         "gitlab-token",
         r"gl(?:pat|dt|rt|ptt|oas|ft|imt|soat|agent|ffct|cbt)-[A-Za-z0-9_.-]{20,}",
-        (
-            "glpat-",
-            "gldt-",
-            "glrt-",
-            "glptt-",
-            "gloas-",
-            "glft-",
-            "glimt-",
-            "glsoat-",
-            "glagent-",
-            "glffct-",
-            "glcbt-",
-        ),
+        ("gl",),  # eleven prefixes, one test: the expression starts with the literal
         word_start=True,
+        also=("-",),
     ),
     Pattern(
         "aws-access-key",
@@ -166,7 +207,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern(
         "stripe-key",
         r"(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,}",
-        ("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_", "whsec_"),
+        ("k_live_", "k_test_", "k_prod_", "whsec_"),
         word_start=True,
     ),
     Pattern(
@@ -196,13 +237,13 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern(
         "digitalocean-token",
         r"do[opr]_v1_[a-f0-9]{64}",
-        ("dop_v1_", "doo_v1_", "dor_v1_"),
+        ("_v1_",),
         word_start=True,
     ),
     Pattern(
         "shopify-token",
         r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
-        ("shpat_", "shpss_", "shpca_", "shppa_"),
+        ("shp",),
         word_start=True,
     ),
     Pattern("vault-token", r"hv[sb]\.[A-Za-z0-9_-]{24,}", ("hvs.", "hvb."), word_start=True),
@@ -214,6 +255,31 @@ PATTERNS: tuple[Pattern, ...] = (
         "mailchimp-key", r"[0-9a-f]{32}-us[0-9]{1,2}(?![0-9A-Za-z])", ("-us",), word_start=True
     ),
     Pattern("telegram-token", r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}", (":aa",), word_start=True),
+    Pattern(
+        "discord-token",  # no fixed prefix: the bot's user id in base64, then two parts
+        r"[MNO][A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])",
+        (".",),
+        word_start=True,
+        check=_discord_user,
+    ),
+    Pattern(
+        "discord-webhook",
+        r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api(?:/v[0-9]+)?/webhooks/"
+        r"[0-9]+/[A-Za-z0-9_-]+",
+        ("discord",),
+    ),
+    Pattern(
+        "linear-key",
+        r"lin_api_[A-Za-z0-9]{32,}|lin_oauth_[a-f0-9]{64}",
+        ("lin_api_", "lin_oauth_"),
+        word_start=True,
+    ),
+    Pattern(
+        "atlassian-token",  # ATATT + base64 + "=" + checksum (Jira, Confluence, Bitbucket)
+        r"AT[AC]TT[A-Za-z0-9_=-]{60,}",
+        ("atatt", "atctt"),
+        word_start=True,
+    ),
     Pattern(
         "jwt",
         r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
@@ -237,13 +303,29 @@ PATTERNS: tuple[Pattern, ...] = (
         check=_basic_credential,
     ),
     Pattern(
-        "auth-header",
-        r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:token|digest|apikey|key)\s+)?"
+        "docker-auth",  # a docker config's "auth": base64 of user:password
+        r"auth\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
+        ('auth"', "auth'", "auth:", 'auth\\"'),  # a key: quoted, or with its colon
+        group=1,
+        word_start=True,
+        check=_basic_credential,
+    ),
+    Pattern(
+        "auth-header",  # any scheme (Basic, Token, SSWS, ApiKey…): what follows is the secret
+        r"(?i)authorization\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?:[A-Za-z][\w-]*[ \t]+)?"
         r"([A-Za-z0-9._~+/=:-]{12,})",
         ("authorization",),
         group=1,
         word_start=True,
         generic=True,
+    ),
+    Pattern(
+        "digest-auth",  # Digest's response (and cnonce) prove the password
+        r"(?i)digest[ \t]+[^\n]{0,400}?\bresponse[ \t]*=[ \t]*\\?\"?([0-9a-f]{32,128})",
+        ("digest",),
+        group=1,
+        word_start=True,
+        also=("response",),
     ),
     Pattern(
         "curl-user",
@@ -260,6 +342,7 @@ PATTERNS: tuple[Pattern, ...] = (
         group=1,
         generic=True,
     ),
+    OracleLogin(),  # found from the "@" outward (``logins``), not by one expression
     Pattern(
         "netrc-password",
         r"(?i)machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+([^\s|<]+)",

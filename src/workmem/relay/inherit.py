@@ -108,12 +108,11 @@ def collect_tails(
 
 
 def _verbatim(text: str, limit: int) -> str:
-    from ..redact import redact
+    """A message as said, redacted and then cut (``freetext.clip``: never a piece of a
+    secret, never inside a redaction's marker)."""
+    from ..files.freetext import clip
 
-    clean = redact(text.strip())[0]
-    if len(clean) > limit:
-        clean = clean[:limit].rstrip() + f" … [{len(clean) - limit} more characters]"
-    return clean
+    return clip(text.strip(), limit)
 
 
 def render_tails(inheritance: Inheritance, *, max_chars: int = MAX_MESSAGE_CHARS) -> list[str]:

@@ -62,6 +62,15 @@ def count_words(text: str) -> int:
     return len(_pattern(_WORD).findall(text)) + len(_pattern(_CJK).findall(text))
 
 
+def clip_words(text: str, width: int) -> str:
+    """Free text as one safe line of at most about ``width`` characters, cut at a word
+    (``files.shorten``), then neutralised for the snapshot and the daily log."""
+    from ..files.freetext import neutralize_line
+    from ..files.shorten import clip_words as shorten
+
+    return neutralize_line(shorten(neutralize_line(text), width))
+
+
 @dataclass
 class SnapshotNotes:
     """The prose only the agent can give: what it was doing, decided, learned."""

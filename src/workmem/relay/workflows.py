@@ -112,6 +112,8 @@ def snapshot(
     chosen = mode
     if mode == "auto":
         chosen = "incremental" if zone is not None and zone.name == "warm" else "full"
+    # The snapshot on file is this session's when the last save read this transcript.
+    same = path is not None and _load_state(workspace).get("transcript") == str(path)
     result = write_snapshot(
         relay_store(workspace),
         notes,
@@ -121,10 +123,13 @@ def snapshot(
         now=clock_now(),
         mode=chosen,
         force=force,
+        same_session=same,
     )
-    if result.written and usage is not None:
-        level = zone.level if zone is not None else 0
-        _save_state(workspace, {"transcript": str(path), "percent": usage.percent, "level": level})
+    if result.written and path is not None:
+        state: dict[str, Any] = {"transcript": str(path)}
+        if usage is not None:
+            state.update(percent=usage.percent, level=zone.level if zone is not None else 0)
+        _save_state(workspace, state)
     return result
 
 

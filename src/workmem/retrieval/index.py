@@ -262,13 +262,17 @@ class SearchIndex:
     ) -> bool:
         """(Re-)chunk one file; False when its bytes had not changed after all."""
         file = stat.file
-        if file.kind == kinds.TRANSCRIPT:
-            from .transcript_source import transcript_bytes
+        try:
+            if file.kind == kinds.TRANSCRIPT:
+                from .transcript_source import transcript_bytes
 
-            data = transcript_bytes(stat)
-        else:
-            data = read_bytes(file.path)
-        if data is None:  # vanished between the walk and now
+                data = transcript_bytes(stat)
+            else:
+                data = read_bytes(file.path)
+        except FormatError as exc:  # over the size limit, or no longer a regular file
+            report.problems[file.rel] = str(exc)
+            data = None
+        if data is None:  # vanished between the walk and now, or cannot be read
             report.chunks_removed += self._drop(con, file.rel)
             con.execute("DELETE FROM files WHERE path=?", (file.rel,))
             return True
@@ -280,6 +284,7 @@ class SearchIndex:
             )
             return False
         # Chunking is imported only when a file changed: most queries find nothing to do.
+        from ..redact import redact
         from .chunker import chunk_file
         from .records import chunk_records
 
@@ -291,7 +296,10 @@ class SearchIndex:
 
                 chunks = chunk_transcript(file)
             else:
-                chunks = chunk_file(file, decode(data, file.rel)[0])
+                # Redacted whole before it is cut into chunks: a secret over a chunk's
+                # edge would otherwise leave a piece in each that no detector knows.
+                whole = redact(decode(data, file.rel)[0], keep_lines=True)[0]
+                chunks = chunk_file(file, whole)
         except FormatError as exc:
             error = str(exc)
             report.problems[file.rel] = error

@@ -88,12 +88,13 @@ def transcript_bytes(stat: kinds.FileStat) -> bytes | None:
     which is what the database keeps of it without reading the whole transcript.
     """
     from ..files.store import read_bytes
+    from ..transcripts import MAX_TRANSCRIPT_BYTES
     from ..transcripts.openclaw_paths import is_store_session
 
     path = Path(stat.file.path)
     if is_store_session(path):
         return f"openclaw session {stat.mtime_ns} {stat.size}".encode()
-    return read_bytes(path)
+    return read_bytes(path, limit=MAX_TRANSCRIPT_BYTES)
 
 
 def chunk_transcript(file: kinds.MemoryFile) -> list[Chunk]:

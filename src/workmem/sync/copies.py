@@ -14,25 +14,36 @@ iCloud Drive        ``index 2.md``
 ==================  ==========================================================
 
 A name counts as a copy only when, with the service's addition taken off, it names a file
-workmem owns (the board, a daily log, a snapshot, …). ``merge_copies`` merges each into its
-file with the same merge as git's drivers, without a common ancestor (so nothing counts as
-deleted: the result is the union), then moves the copy under ``memory/conflict-copies/``.
+workmem owns (the board, a daily log, a snapshot, MEMORY.md, …) **and that file is there
+beside it**; a free note's copy must also read as a version of the note (same first line,
+most lines shared): the user's own ``design-API.md`` beside ``design.md``, or ``todo 2.md``
+beside ``todo.md``, is never taken for a copy. OneDrive's computer name may hold hyphens
+(``2026-06-01-DESKTOP-AB12CD3.md``), so every split of the name is tried.
+
+``merge_copies`` merges each into its file with the same merge as git's drivers, without a
+common ancestor (so nothing counts as deleted: the result is the union), then moves the copy
+under ``memory/conflict-copies/``. Boards and event ledgers go first: a session or event
+the copy holds under an ID the file gives to something else keeps both (``identity``: the
+copy's gives way, with a new ID), and the copy's other files follow that rename (its
+snapshot copy becomes the renamed session's snapshot). A copy that is not text (NUL bytes)
+is left where it is and named.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..root import Workspace
-from .kinds import LOCAL_STATE, LOG_INDEX, TEXT, kind_of
+from .kinds import BOARD, EVENTS, LOCAL_STATE, LOG_INDEX, TEXT, kind_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
 if TYPE_CHECKING:
     from ..doctor import DoctorReport
+    from ..files.store import Store
 
 ARCHIVE_DIR = "memory/conflict-copies"
 _EXT = r"(?P<ext>\.(?:md|json))"
@@ -58,12 +69,12 @@ SERVICES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"^(?P<stem>.+?) \(Conflicted copy [^()]*\)" + _EXT + "$"),
     ),
     ("Google Drive", re.compile(r"^(?P<stem>.+?) \(\d{1,3}\)" + _EXT + "$")),
-    (
-        "OneDrive",
-        re.compile(r"^(?P<stem>.+?)-(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{0,62}" + _EXT + "$"),
-    ),
     ("iCloud Drive", re.compile(r"^(?P<stem>.+?) (?:[2-9]|[1-9]\d{1,2})" + _EXT + "$")),
 )
+ONEDRIVE = "OneDrive"
+#: A Windows computer name as OneDrive appends it: up to 15 upper-case letters, digits and
+#: hyphens, not all digits.
+_COMPUTER = re.compile(r"^(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{0,14}$")
 
 
 @dataclass(frozen=True)
@@ -77,32 +88,49 @@ class ConflictCopy:
 
 def _maybe_copy(name: str) -> bool:
     """A cheap first look: our own names are lower case without spaces (MEMORY.md aside)."""
-    return (
-        " " in name or ".sync-conflict-" in name or (name != name.lower() and name[:6] != "MEMORY")
-    )
+    if name == "MEMORY.md":
+        return False
+    return " " in name or ".sync-conflict-" in name or name != name.lower()
 
 
-def classify(rel: str, exists: bool | None = None) -> ConflictCopy | None:
-    """The conflict copy ``rel`` is (relative to the memory root), or None."""
+def _candidates(name: str) -> list[tuple[str, str]]:
+    """(service, the original's name) for every way ``name`` fits a service's pattern."""
+    found = []
+    for service, pattern in SERVICES:
+        match = pattern.match(name)
+        if match is not None:
+            found.append((service, f"{match.group('stem')}{match.group('ext')}"))
+    stem, dot, ext = name.rpartition(".")
+    if dot and ext in ("md", "json"):
+        for at in range(len(stem)):
+            if stem[at] == "-" and at and _COMPUTER.match(stem[at + 1 :]):
+                found.append((ONEDRIVE, f"{stem[:at]}.{ext}"))
+    return found
+
+
+def classify(rel: str, exists: Callable[[str], bool] | None = None) -> ConflictCopy | None:
+    """The conflict copy ``rel`` is (relative to the memory root), or None.
+
+    ``exists`` says whether an original is there (``find_copies`` asks the folder); a name
+    is a copy only of an original that exists. Without it, the name alone decides (the
+    original's kind is known and the name is not itself a copy's).
+    """
     folder, _, name = rel.rpartition("/")
     if not _maybe_copy(name):
         return None
-    for service, pattern in SERVICES:
-        match = pattern.match(name)
-        if match is None:
-            continue
-        canonical = (
-            f"{folder}/{match.group('stem')}{match.group('ext')}"
-            if folder
-            else (f"{match.group('stem')}{match.group('ext')}")
-        )
+    best: ConflictCopy | None = None
+    for service, original in _candidates(name):
+        canonical = f"{folder}/{original}" if folder else original
         kind = kind_of(canonical)
         if kind is None or classify(canonical) is not None:
             continue
-        if kind == TEXT and exists is False:
-            continue  # a free note's copy only when the note itself is there
-        return ConflictCopy(Path(rel), rel, canonical, kind, service)
-    return None
+        if exists is not None and not exists(canonical):
+            continue
+        copy = ConflictCopy(Path(rel), rel, canonical, kind, service)
+        if exists is not None or kind != TEXT:
+            return copy
+        best = best or copy  # a free note's copy: only when nothing more specific fits
+    return best
 
 
 def _walk(root: Path) -> Iterator[str]:
@@ -128,19 +156,45 @@ def _walk(root: Path) -> Iterator[str]:
 
 
 def find_copies(workspace: Workspace) -> list[ConflictCopy]:
+    """Every conflict copy beside its original, boards and event ledgers first (their
+    merge decides the IDs the other copies follow)."""
     root = workspace.root
+
+    def exists(canonical: str) -> bool:
+        original = root / canonical
+        return original.is_file() and not original.is_symlink()
+
     found = []
     for rel in _walk(root):
         path = root / rel
-        if path.is_symlink():
+        if path.is_symlink() or not path.is_file():
             continue
-        copy = classify(rel)
+        copy = classify(rel, exists)
         if copy is None:
             continue
-        if copy.kind == TEXT and not (root / copy.canonical_rel).is_file():
-            continue
+        if copy.kind == TEXT and not _versions_of_one_note(path, root / copy.canonical_rel):
+            continue  # a free note of its own that happens to fit a pattern (design-API.md)
         found.append(ConflictCopy(path, rel, copy.canonical_rel, copy.kind, copy.service))
-    return sorted(found, key=lambda c: c.rel)
+    return sorted(found, key=lambda c: (_ORDER.get(c.kind, 2), c.rel))
+
+
+_ORDER = {BOARD: 0, EVENTS: 1}
+
+
+def _versions_of_one_note(copy: Path, original: Path) -> bool:
+    """A free note's name alone does not make a copy (``plan-Q3.md`` beside ``plan.md``):
+    two versions of one note open alike and share most of their lines."""
+    from ..files.store import read_bytes
+
+    texts = []
+    for path in (copy, original):
+        data = read_bytes(path) or b""
+        texts.append([line.strip() for line in data.decode("utf-8", "replace").split("\n")])
+    mine, other = ([line for line in t if line] for t in texts)
+    if not mine or not other or mine[0] != other[0]:
+        return False
+    shared = len(set(mine) & set(other))
+    return shared * 2 >= min(len(set(mine)), len(set(other)))
 
 
 @dataclass
@@ -148,9 +202,18 @@ class CopiesReport:
     merged: list[dict[str, str]] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: IDs the copies held for something else than the file did, renamed (old -> new)
+    renamed: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
-        return {"merged": self.merged, "conflicts": self.conflicts, "problems": self.problems}
+        return {
+            "merged": self.merged,
+            "conflicts": self.conflicts,
+            "problems": self.problems,
+            "renamed": self.renamed,
+            "notes": self.notes,
+        }
 
 
 def merge_copies(workspace: Workspace) -> CopiesReport:
@@ -158,65 +221,168 @@ def merge_copies(workspace: Workspace) -> CopiesReport:
     from .. import clock
     from ..errors import WorkmemError
     from ..files.store import Store
+    from ..files.text import decode
+    from .identity import rewrite
     from .reconcile import daily_log_days, refresh_log_index
 
     store = Store(workspace)
     report = CopiesReport()
     stamp = clock.now().strftime("%Y-%m-%d-%H%M%S")
+    renamed: dict[str, str] = {}
     for copy in find_copies(workspace):
-        target = workspace.root / copy.canonical_rel
+        into = _renamed_path(copy.canonical_rel, renamed)
+        target = workspace.root / into
         try:
-            found = store.read_text(copy.path)
+            found = store.read_bytes(copy.path)
             if found is None:
                 continue
-            outcome = _MergeInto(copy, found[0])
+            if b"\0" in found:
+                raise WorkmemError("it holds NUL bytes, so it is not text a memory file holds")
+            text = rewrite(decode(found, copy.rel)[0], renamed)
+            outcome = _MergeInto(copy, text, into)
             store.update(target, outcome.change)
             archived = workspace.root / ARCHIVE_DIR / stamp / copy.rel.removeprefix("memory/")
             store.move(copy.path, archived)
         except WorkmemError as exc:
             report.problems.append(f"{copy.rel}: {exc}; the copy was left where it is")
             continue
+        if outcome.renamed:
+            _follow_in_their_files(store, outcome.theirs_only, outcome.renamed)
+        renamed.update(outcome.renamed)
+        report.renamed.update(outcome.renamed)
+        report.notes += outcome.notes
         report.merged.append(
             {
                 "copy": copy.rel,
-                "into": copy.canonical_rel,
+                "into": into,
                 "service": copy.service,
                 "archived": store.show(archived),
             }
         )
-        days = daily_log_days([copy.canonical_rel])
+        days = daily_log_days([into])
         if days or copy.kind == LOG_INDEX:  # the index is derived from the logs
             refresh_log_index(workspace.root, days or None)
         if not outcome.clean:
-            report.conflicts.append(
-                f"{copy.canonical_rel}: both versions kept in the file (settle by hand)"
-            )
+            report.conflicts.append(f"{into}: both versions kept in the file (settle by hand)")
+    if renamed:
+        _follow_links(store, renamed)
     return report
 
 
-class _MergeInto:
-    """The change a copy makes to its file, re-run against the latest text under the lock."""
+def _rewriting(mapping: dict[str, str]) -> Callable[[str | None], str]:
+    from .identity import rewrite
 
-    def __init__(self, copy: ConflictCopy, text: str):
+    def change(current: str | None) -> str:
+        return rewrite(current or "", mapping)
+
+    return change
+
+
+def _follow_links(store: Store, renamed: dict[str, str]) -> None:
+    """A snapshot that continues from a renamed session, where the board says which of the
+    two it is: the renamed one lists it in Referenced By and the other does not."""
+    from ..board.model import COLUMNS, split_references
+    from ..board.snapshot import continues_from
+    from ..errors import FormatError
+    from .merge_tables import parse_board
+
+    board = store.read_text(store.workspace.board_file)
+    try:
+        rows = parse_board(board[0] if board else "", "memory/index.md").rows
+    except FormatError:
+        return
+    column = COLUMNS.index("Referenced By")
+    references = {row.key: set(split_references(row.values[column])) for row in rows}
+    for row in rows:
+        path = store.workspace.snapshot_file(row.key)
+        found = store.read_text(path)
+        if found is None:
+            continue
+        fix = {
+            old: new
+            for old, new in renamed.items()
+            if old in continues_from(found[0])
+            and row.key in references.get(new, set())
+            and row.key not in references.get(old, set())
+        }
+        if fix:
+            store.update(path, _rewriting(fix))
+
+
+def _follow_in_their_files(store: Store, sessions: set[str], renamed: dict[str, str]) -> None:
+    """The other machine's own sessions (rows only its board had) came with snapshot and
+    notes files that synced without a conflict: their references follow the renames too."""
+    from .identity import rewrite
+
+    folder = store.workspace.sessions_dir
+    for session in sorted(sessions):
+        for path in (folder / f"{session}.md", folder / f"{session}.notes.md"):
+            data = store.read_bytes(path)
+            if data is not None and any(old.encode() in data for old in renamed):
+                store.update(path, lambda current: rewrite(current or "", renamed))
+
+
+def _renamed_path(rel: str, renamed: dict[str, str]) -> str:
+    """A snapshot, notes or archive path of a session the merge renamed, under its new ID."""
+    parts = rel.split("/")
+    if len(parts) == 3 and parts[1] == "sessions":
+        for suffix in (".notes.md", ".md"):
+            session = parts[2].removesuffix(suffix)
+            if parts[2].endswith(suffix) and session in renamed:
+                return f"memory/sessions/{renamed[session]}{suffix}"
+    if len(parts) >= 4 and parts[1] == "archive" and parts[2] in renamed:
+        return "/".join([*parts[:2], renamed[parts[2]], *parts[3:]])
+    return rel
+
+
+class _MergeInto:
+    """The change a copy makes to its file, re-run against the latest text under the lock.
+
+    The copy is the side that gives way when both hold one ID for two things: the file is
+    what every machine already has."""
+
+    def __init__(self, copy: ConflictCopy, text: str, into: str):
         self.copy = copy
         self.text = text
+        self.into = into
         self.clean = True
+        self.renamed: dict[str, str] = {}
+        self.theirs_only: set[str] = set()
+        self.notes: list[str] = []
 
     def change(self, current: str | None) -> str:
+        from .identity import THEIRS
         from .merge import merge_file, readable
 
-        if current is None and readable(self.copy.kind, self.text, self.copy.canonical_rel):
+        if current is None and readable(self.copy.kind, self.text, self.into):
             return self.text  # the file itself is gone: the copy takes its place
         merged = merge_file(
             self.copy.kind,
             None,
             current or "",
             self.text,
-            self.copy.canonical_rel,
+            self.into,
             origin=self.copy.rel,
+            renamed=THEIRS,
         )
         self.clean = merged.clean
+        self.renamed = merged.renamed
+        if merged.renamed and self.copy.kind == BOARD:
+            self.theirs_only = _board_ids(self.text) - _board_ids(current or "")
+        self.notes = [
+            f"{self.copy.rel}: {note}" for note in merged.notes if "issued on both" in note
+        ]
         return merged.text
+
+
+def _board_ids(text: str) -> set[str]:
+    from ..errors import FormatError
+    from .merge_tables import parse_board
+
+    try:
+        return {row.key for row in parse_board(text, "memory/index.md").rows}
+    except FormatError:
+        return set()
 
 
 def copies_notice(workspace: Workspace) -> str | None:

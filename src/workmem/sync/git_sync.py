@@ -1,41 +1,44 @@
 """``workmem sync``: commit the memory, merge what other machines pushed, push, come back.
 
 Memory lives on a branch of its own (``workmem`` by default), checked out in a work tree
-inside the repository's git folder, not on the project's branches. That keeps the
-project's history clean of memory commits, gives every code branch the same board (a
-checkout does not hide sessions), never needs a clean work tree or touches code, and lets
+inside the repository's git folder (``branch.MemoryTree``), not on the project's branches.
+That keeps the project's history clean of memory commits, gives every code branch (and
+every worktree) the same board, never needs a clean work tree or touches code, and lets
 agents keep writing during a sync: the merge happens in the other work tree and results
 come back through the locked store (``tree.import_files``).
 
-One run: bring in anything a previous run merged but did not finish importing; copy the
-memory files out and commit them; fetch and merge the remote branch (the merge drivers
-decide each file); push, and when another machine pushed first, fetch, merge and push
-again; bring the merged files back. Offline, the commit stays local and the run says so.
+One run: clear what a killed run left; bring in anything a previous run merged but did not
+finish importing; copy the memory files out and commit them; fetch; rename this clone's
+sessions and events that the remote also issued (``pre_merge``, ``rename``); merge (the
+merge drivers decide each file); push, and when another machine pushed first, fetch, merge
+and push again; bring the merged files back. Offline, the commit stays local and the run
+says so; a remote that is wrong is an error that says so. Nothing in the memory's content
+can stop a run: a file that cannot travel is refused and named, the rest goes on.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .. import clock
 from ..config import load_settings
 from ..errors import ConflictError, UsageError
 from ..files.store import Store, read_bytes
 from ..root import Workspace
-from .gitrepo import GitError, GitResult, common_dir, config_get, git, git_bytes, toplevel
-from .kinds import PATTERNS
-from .machine import machine_tag
+from .branch import MemoryTree
+from .gitrepo import GitError, toplevel
 from .reconcile import daily_log_days, refresh_log_index, restore_archived_rows
-from .setup import DRIVER_PREFIX, IGNORE_LINE, drivers_registered
+from .setup import drivers_registered
 from .tree import export_files, import_files, memory_files
+from .writers import writer_tag
 
 DEFAULT_BRANCH = "workmem"
 DEFAULT_REMOTE = "origin"
 IMPORTED_REF = "refs/workmem/imported"
 ATTEMPTS = 5
-_MARKERS = (b"<<<<<<< ", b"\n<<<<<<< ")
+
+__all__ = ["DEFAULT_BRANCH", "IMPORTED_REF", "MemoryTree", "SyncReport", "sync"]
 
 
 @dataclass
@@ -49,176 +52,45 @@ class SyncReport:
     no_remote: bool = False
     attempts: int = 0
     exported: list[str] = field(default_factory=list)
+    #: files that came back: every path, and which of them are new or were deleted
     imported: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    #: files holding both versions a merge could not decide between (doctor lists them)
     conflicts: list[str] = field(default_factory=list)
+    #: IDs of this clone renamed because the remote issued them too (old -> new)
+    renamed: dict[str, str] = field(default_factory=dict)
+    #: files that could not travel (links, folders, git's own files), skipped
+    refused: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
         return {k: v for k, v in self.__dict__.items()}
 
 
-class MemoryTree:
-    """The memory branch's work tree for one clone."""
+class _Run:
+    """One sync's state: the store, the tree, what was exported (the import's base)."""
 
-    def __init__(self, top: Path, branch: str, remote: str):
-        self.top = top
-        self.branch = branch
-        self.remote = remote
-        self.path = common_dir(top) / "workmem" / "tree"
-        identity = (
-            config_get(top, "user.email") or git(top, "config", "user.email", check=False).out
+    def __init__(self, workspace: Workspace, store: Store, tree: MemoryTree, report: SyncReport):
+        self.workspace = workspace
+        self.store = store
+        self.tree = tree
+        self.report = report
+        self.previously: set[str] = set()
+        self.exported: dict[str, bytes | None] = {}
+
+    def export(self, message: str, extra_gone: set[str] | None = None) -> None:
+        self.exported, out = export_files(
+            self.workspace.root, self.tree.path, self.previously | (extra_gone or set())
         )
-        self._ident: tuple[str, ...] = (
-            ()
-            if identity.strip()
-            else ("-c", "user.name=workmem", "-c", "user.email=workmem@localhost")
-        )
-
-    def git(self, *args: str, check: bool = True) -> GitResult:
-        # Memory commits are workmem's own: a signing requirement or a hook of the project
-        # must not stop them (the project's own commits are untouched).
-        return git(self.path, *self._ident, "-c", "commit.gpgsign=false", *args, check=check)
-
-    def rev(self, ref: str) -> str | None:
-        found = git(self.top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
-        return found.out.strip() if found.ok and found.out.strip() else None
-
-    @property
-    def remote_ref(self) -> str:
-        return f"refs/remotes/{self.remote}/{self.branch}"
-
-    def ensure(self) -> None:
-        """The work tree, on the memory branch; a new clone starts from an empty history so
-        its first merge with the remote branch is a union of both (no side is overwritten)."""
-        if (self.path / ".git").exists():
-            return
-        git(self.top, "worktree", "prune", check=False)
-        if self.rev(f"refs/heads/{self.branch}") is None:
-            empty_tree = git(self.top, "mktree").out.strip()
-            root_commit = git(
-                self.top,
-                *self._ident,
-                "commit-tree",
-                empty_tree,
-                "-m",
-                "workmem: memory branch",
-            ).out.strip()
-            git(self.top, "branch", self.branch, root_commit)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        git(self.top, "worktree", "add", "--quiet", str(self.path), self.branch)
-
-    def write_branch_files(self) -> None:
-        attributes = ["# workmem: merge memory files by kind (workmem sync)"]
-        attributes += [f"{p} merge={DRIVER_PREFIX}{k}" for p, k in PATTERNS]
-        wanted = {
-            ".gitattributes": "\n".join(attributes) + "\n",
-            ".gitignore": f"{IGNORE_LINE}\n",
-        }
-        for name, text in wanted.items():
-            path = self.path / name
-            if read_bytes(path) != text.encode():
-                path.write_text(text, encoding="utf-8")
-
-    def files_at(self, rev: str | None) -> set[str]:
-        if rev is None:
-            return set()
-        listing = self.git("ls-tree", "-r", "-z", "--name-only", rev).out
-        return {p for p in listing.split("\0") if p and p not in (".gitattributes", ".gitignore")}
-
-    def content_at(self, rev: str, rel: str) -> bytes | None:
-        return git_bytes(self.path, "cat-file", "blob", f"{rev}:{rel}")
-
-    def commit_all(self, message: str) -> bool:
-        # --force: the clone's info/exclude (shared by work trees) hides memory/; local state
-        # (locks of the index refresh) stays out all the same.
-        self.git("add", "-A", "--force", "--", ".", ":(exclude)memory/.workmem")
-        if self.git("diff", "--cached", "--quiet", check=False).ok:
-            return False
-        self.git("commit", "--quiet", "--no-verify", "-m", message)
-        return True
-
-    def fetch(self) -> str:
-        """'ok', 'missing' (the remote has no memory branch yet) or 'offline'."""
-        found = self.git(
-            "fetch",
-            "--quiet",
-            self.remote,
-            f"+refs/heads/{self.branch}:{self.remote_ref}",
-            check=False,
-        )
-        if found.ok:
-            return "ok"
-        if "couldn't find remote ref" in found.err or "could not find remote ref" in found.err:
-            return "missing"
-        return "offline"
-
-    def merge_remote(self) -> tuple[bool, list[str], list[str]]:
-        """Merge the fetched branch: (merged anything, conflicted paths, driver notes)."""
-        head = self.rev("HEAD")
-        theirs = self.rev(self.remote_ref)
-        if theirs is None or theirs == head:
-            return False, [], []
-        if self.git("merge-base", "--is-ancestor", theirs, "HEAD", check=False).ok:
-            return False, [], []
-        done = self.git(
-            # A folder emptied by an archive (sessions/ moved to archive/<id>/) must not
-            # carry the other side's new snapshots along with it.
-            "-c",
-            "merge.directoryRenames=false",
-            "merge",
-            "--ff",
-            "--no-verify",
-            "--no-edit",
-            "--allow-unrelated-histories",
-            "-m",
-            f"workmem: merge memory from {self.remote}",
-            self.remote_ref,
-            check=False,
-        )
-        notes = [line.strip() for line in done.err.splitlines() if "workmem merge:" in line]
-        if done.ok:
-            return True, [], notes
-        unmerged = [
-            p for p in self.git("diff", "--name-only", "--diff-filter=U", "-z").out.split("\0") if p
+        self.report.exported += [p for p in out.changed if p not in self.report.exported]
+        self.report.refused += out.refused
+        committed, taken_off = self.tree.commit_all(message)
+        self.report.committed = self.report.committed or committed
+        self.report.refused += [
+            f"{rel}: not a memory file (a link or git's own file) on the memory branch, taken off"
+            for rel in taken_off
         ]
-        if not unmerged:
-            self.git("merge", "--abort", check=False)
-            raise GitError(
-                f"merging the memory branch failed: {done.err.strip() or done.out.strip()}"
-            )
-        for rel in unmerged:
-            self._settle(rel)
-        self.git("commit", "--quiet", "--no-verify", "--no-edit")
-        return True, unmerged, notes
-
-    def _settle(self, rel: str) -> None:
-        """A path git left unmerged: the drivers already kept both versions (no markers);
-        a file git merged itself is redone by the text merge; a deleted/changed file is kept."""
-        path = self.path / rel
-        data = read_bytes(path)
-        if data is None:
-            self.git("rm", "--quiet", "--cached", "--ignore-unmatch", "--", rel)
-            return
-        if data.startswith(_MARKERS[0]) or _MARKERS[1] in data:
-            from .merge import merge_file
-
-            stages = [git_bytes(self.path, "cat-file", "blob", f":{n}:{rel}") for n in (1, 2, 3)]
-            texts = [(s or b"").decode("utf-8", "replace") for s in stages]
-            merged = merge_file("text", texts[0], texts[1], texts[2], rel)
-            path.write_text(merged.text, encoding="utf-8")
-        self.git("add", "--force", "--", rel)
-
-    def push(self) -> str:
-        """'ok', 'rejected' (someone pushed first) or 'offline'."""
-        done = self.git(
-            "push", "--quiet", self.remote, f"{self.branch}:refs/heads/{self.branch}", check=False
-        )
-        if done.ok:
-            return "ok"
-        text = done.err + done.out
-        if any(w in text for w in ("rejected", "non-fast-forward", "fetch first", "stale info")):
-            return "rejected"
-        return "offline"
 
 
 def sync(
@@ -236,38 +108,42 @@ def sync(
     store = Store(workspace, lock_timeout=max(settings.board.lock_timeout, 60.0))
     report = SyncReport(branch, remote)
     tree = MemoryTree(top, branch, remote)
+    run = _Run(workspace, store, tree, report)
     with store.lock(workspace.state_dir / "sync"):
         tree.ensure()
+        if tree.cleared:
+            report.notes.append(
+                f"cleared what an interrupted sync left ({', '.join(tree.cleared)})"
+            )
         tree.write_branch_files()
         imported = tree.rev(IMPORTED_REF)
         head = tree.rev("HEAD")
         if imported is not None and head is not None and imported != head:
             _bring_in(store, tree, imported, report)  # a run stopped before it imported
-        exported, out = export_files(workspace.root, tree.path, tree.files_at(imported))
-        report.exported = out.changed
+        run.previously = tree.files_at(imported)
         stamp = clock.stamp(clock.now())
-        report.committed = tree.commit_all(
-            message or f"workmem: memory from {machine_tag()} at {stamp}"
-        )
-        remotes = tree.git("remote").out.split()
-        if remote not in remotes:
+        run.export(message or f"workmem: memory from {writer_tag(workspace.root)} at {stamp}")
+        if remote not in tree.git("remote").out.split():
             report.no_remote = True
             report.notes.append(
                 f"no remote named {remote!r}: the memory is committed in this clone only"
             )
         else:
-            _exchange(tree, report, attempts)
-        _check_markers(tree)
+            _exchange(run, attempts)
+        _settle_markers(run)
         back = import_files(
             store,
             tree.path,
-            set(memory_files(tree.path)) | set(exported),
-            lambda rel: exported.get(rel),
+            set(memory_files(tree.path)) | set(run.exported),
+            lambda rel: run.exported.get(rel),
         )
         report.imported = back.changed
+        report.added, report.deleted = back.added, back.deleted
+        report.refused += back.refused
         refresh_log_index(workspace.root, daily_log_days(back.merged))
         report.conflicts += [
-            f"{rel}: changed here during the sync, merged" for rel in back.conflicts
+            f"{rel}: changed here during the sync, both versions kept in the file"
+            for rel in back.conflicts
         ]
         report.notes += [f"{rel}: kept this machine's version" for rel in back.kept_local]
         tree.git("update-ref", IMPORTED_REF, "HEAD")
@@ -275,7 +151,8 @@ def sync(
     return report
 
 
-def _exchange(tree: MemoryTree, report: SyncReport, attempts: int) -> None:
+def _exchange(run: _Run, attempts: int) -> None:
+    tree, report = run.tree, run.report
     for attempt in range(1, attempts + 1):
         report.attempts = attempt
         fetched = tree.fetch()
@@ -286,12 +163,14 @@ def _exchange(tree: MemoryTree, report: SyncReport, attempts: int) -> None:
             )
             return
         if fetched == "ok":
-            merged, conflicts, notes = tree.merge_remote()
+            _make_room(run)
+            merged, kept, notes = tree.merge_remote()
             report.merged = report.merged or merged
-            report.conflicts += conflicts
+            report.conflicts += [f"{rel}: both versions kept in the file" for rel in kept]
             report.notes += notes
             if merged:
                 _reconcile(tree, report)
+                _tidy(run)
         pushed = tree.push()
         if pushed == "ok":
             report.pushed = True
@@ -305,6 +184,41 @@ def _exchange(tree: MemoryTree, report: SyncReport, attempts: int) -> None:
         f"the remote memory branch kept moving; gave up after {attempts} attempts "
         "(everything is committed locally; run workmem sync again)"
     )
+
+
+def _make_room(run: _Run) -> None:
+    """This clone's sessions and events the remote issued too get new IDs, everywhere in
+    the memory root, before the merge (``pre_merge``)."""
+    from .identity import OURS, note
+    from .pre_merge import colliding
+    from .rename import rename_in_root
+
+    theirs = run.tree.rev(run.tree.remote_ref)
+    if theirs is None:
+        return
+    from ..board.issued import issued_ids
+
+    mapping = colliding(run.tree, theirs, issued_ids(run.store))
+    if not mapping:
+        return
+    done = rename_in_root(run.store, mapping)
+    gone = {run.workspace.relative(run.workspace.root / old) for old, _ in done.moved}
+    run.export("workmem: renamed IDs another machine issued too", gone)
+    run.report.renamed.update(mapping)
+    for old, new in mapping.items():
+        run.report.notes.append(
+            note(old, new, OURS, "event" if old.startswith("evt-") else "session")
+        )
+
+
+def _tidy(run: _Run) -> None:
+    """What the merge brought that is no memory file (a link, git's own file) leaves the
+    branch again, and the report names it."""
+    _, taken_off = run.tree.commit_all("workmem: only memory files on the memory branch")
+    run.report.refused += [
+        f"{rel}: not a memory file (a link or git's own file) on the memory branch, taken off"
+        for rel in taken_off
+    ]
 
 
 def _reconcile(tree: MemoryTree, report: SyncReport) -> None:
@@ -327,6 +241,7 @@ def _bring_in(store: Store, tree: MemoryTree, imported: str, report: SyncReport)
     paths = {p for p in changed.split("\0") if p and p not in (".gitattributes", ".gitignore")}
     done = import_files(store, tree.path, paths, lambda rel: tree.content_at(imported, rel))
     report.imported += done.changed
+    report.refused += done.refused
     tree.git("update-ref", IMPORTED_REF, "HEAD")
 
 
@@ -338,9 +253,38 @@ def _verify(tree: MemoryTree, report: SyncReport) -> None:
             raise GitError("the push did not verify: the remote branch does not hold this commit")
 
 
-def _check_markers(tree: MemoryTree) -> None:
-    """No merged file may hold conflict markers; nothing is imported if one does."""
+def _settle_markers(run: _Run) -> None:
+    """A merged file with conflict markers neither side had is merged by its kind here.
+
+    The drivers never write markers, and free text cannot hold them (``freetext``), so
+    markers both sides already had are content from before (doctor names them) and travel
+    as they are; they never stop the run.
+    """
+    from ..files.markers import marker_line, split
+    from .kinds import kind_of
+    from .merge import merge_file
+
+    tree = run.tree
+    parents = tree.git("rev-list", "--parents", "-n", "1", "HEAD", check=False).out.split()[1:]
+    settled = []
     for rel, path in memory_files(tree.path).items():
         data = read_bytes(path) or b""
-        if data.startswith(_MARKERS[0]) or _MARKERS[1] in data:
-            raise GitError(f"{rel} holds conflict markers after the merge; nothing was imported")
+        if b"<<<<<<<" not in data:
+            continue
+        text = data.decode("utf-8", "replace")
+        if marker_line(text) is None:
+            continue
+        before = [tree.content_at(p, rel) or b"" for p in parents]
+        if any(marker_line(b.decode("utf-8", "replace")) is not None for b in before):
+            continue  # already in the memory before this merge: content, not a conflict
+        parts = split(text)
+        kind = kind_of(rel)
+        if parts is None or kind is None:
+            run.report.refused.append(f"{rel}: conflict markers the merge could not settle")
+            continue
+        merged = merge_file(kind, parts[0], parts[1], parts[2], rel, origin="the other machine")
+        path.write_text(merged.text, encoding="utf-8")
+        settled.append(rel)
+    if settled:
+        tree.commit_all("workmem: merge files git left with conflict markers")
+        run.report.notes += [f"{rel}: merged the versions git left in it" for rel in settled]

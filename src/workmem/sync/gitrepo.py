@@ -33,8 +33,14 @@ class GitResult:
         return self.code == 0
 
 
-def git(cwd: Path, *args: str, check: bool = True, timeout: float = 120.0) -> GitResult:
-    env = {**os.environ, **_QUIET_ENV}
+def git(
+    cwd: Path,
+    *args: str,
+    check: bool = True,
+    timeout: float = 120.0,
+    extra_env: dict[str, str] | None = None,
+) -> GitResult:
+    env = {**os.environ, **_QUIET_ENV, **(extra_env or {})}
     try:
         done = subprocess.run(
             ["git", *args],

@@ -1,11 +1,9 @@
-"""A short tag naming this machine, put into session IDs when memory is shared.
+"""A short tag naming this machine, the base of every writer's tag (``writers``).
 
 Locks hold on one machine only: two machines can each start a session of the same agent in
-the same minute and both issue ``2026-05-25-1318-claude-code-main-agent``. When sync is on
-(``[sync] machine_ids = true`` in ``workmem.toml``, which ``workmem sync init`` writes), each
-machine appends its own tag (``…-main-agent-k3x9``), so IDs issued anywhere never collide
-and nothing has to be renamed after a merge. On one machine, without sync, the ID keeps the
-seed's form.
+the same minute and both issue ``2026-05-25-1318-claude-code-main-agent``. Where several
+writers share a memory (``writers.several_writers``), IDs carry the writer's tag
+(``…-main-agent-k3x9``), which starts from this one.
 
 The tag is random, made once per user and machine and kept outside the memory folder
 (a synced folder is the same on every machine, so it cannot hold a per-machine value):
@@ -23,12 +21,8 @@ MACHINE_ENV = "WORKMEM_MACHINE"
 TAG_FILE = "machine-tag"
 _TAG = re.compile(r"^[a-z][a-z0-9]{1,11}$")
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
-if TYPE_CHECKING:
-    from ..config import Settings
 
-
-def _config_home() -> Path:
+def config_home() -> Path:
     configured = os.environ.get("XDG_CONFIG_HOME")
     return Path(configured) if configured else Path.home() / ".config"
 
@@ -45,7 +39,7 @@ def machine_tag() -> str:
     override = _slug(os.environ.get(MACHINE_ENV, ""))
     if len(override) >= 2:
         return override
-    path = _config_home() / "workmem" / TAG_FILE
+    path = config_home() / "workmem" / TAG_FILE
     try:
         stored = path.read_text(encoding="utf-8").strip()
     except OSError:
@@ -60,16 +54,29 @@ def machine_tag() -> str:
     )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(tag + "\n", encoding="utf-8")
+        temporary = path.with_name(f"{TAG_FILE}.{os.getpid()}.{tag}.tmp")
+        temporary.write_text(tag + "\n", encoding="utf-8")
+        try:
+            # a link is made only where no file is: two processes making the tag at once
+            # agree on the first one, which is whole when it appears
+            os.link(temporary, path)
+        except FileExistsError:
+            stored_now = _stored(path)
+            if stored_now:
+                return stored_now
+            os.replace(temporary, path)  # a damaged tag file is made again
+        except OSError:
+            os.replace(temporary, path)  # a file system without links
+        finally:
+            temporary.unlink(missing_ok=True)
     except OSError:
         pass  # an unwritable home: the tag still separates this run's IDs
     return tag
 
 
-def sync_enabled(settings: Settings) -> bool:
-    return settings.section("sync").get("machine_ids") is True
-
-
-def id_suffix(settings: Settings) -> str:
-    """What session IDs issued here end with: ``-<tag>`` when sync is on, else nothing."""
-    return f"-{machine_tag()}" if sync_enabled(settings) else ""
+def _stored(path: Path) -> str | None:
+    try:
+        stored = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return stored if _TAG.match(stored) else None

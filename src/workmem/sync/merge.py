@@ -9,13 +9,17 @@ false so the caller reports a conflict.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import FormatError
 from . import kinds
+from .identity import OURS
+from .identity import note as rename_note
 from .kept import kept_json, kept_markdown
+from .room import ROOM as _ROOM
 from .textmerge import Merged, merge_lines
 
 MergeFn = Callable[[str, str, str, str], Merged]
@@ -123,12 +127,32 @@ def merge_file(
     path: str,
     *,
     origin: str = "the other side",
+    renamed: str | None = OURS,
 ) -> Merged:
-    """Merge three versions (``base`` None or "" without an ancestor) of a ``kind`` file."""
+    """Merge three versions (``base`` None or "" without an ancestor) of a ``kind`` file.
+
+    Where both sides hold one ID for two different things (``identity``), the ``renamed``
+    side's ID gives way first, so the merge keeps both; the notes say so, one line each.
+    ``renamed`` None: the caller settled the IDs already (``workmem sync``).
+    """
     if kind not in kinds.DESCRIPTIONS:
         raise ValueError(f"unknown kind {kind!r}")
     if ours == theirs:
         return Merged(ours)
+    mapping: dict[str, str] = {}
+    if kind in _ROOM and renamed is not None:
+        with contextlib.suppress(FormatError):  # a side that cannot be read: kept whole below
+            ours, theirs, mapping = _ROOM[kind](base or "", ours, theirs, path, renamed)
+    merged = _merge(kind, base, ours, theirs, path, origin)
+    what = "event" if kind == kinds.EVENTS else "session"
+    merged.notes[:0] = [
+        rename_note(old, new, renamed or OURS, what) for old, new in mapping.items()
+    ]
+    merged.renamed = mapping
+    return merged
+
+
+def _merge(kind: str, base: str | None, ours: str, theirs: str, path: str, origin: str) -> Merged:
     if kind in LENIENT_KINDS:  # their merge reads around damage, so check the sides first
         for side, text in (("this side", ours), (origin, theirs)):
             if not readable(kind, text, path):

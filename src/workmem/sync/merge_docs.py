@@ -18,7 +18,7 @@ from ..facts.frontmatter import Frontmatter, set_fields, split
 from ..facts.memory_md import _heading as memory_heading
 from ..facts.memory_md import norm_title
 from ..files.outline import HeadingMatch, Node, Outline, atx_heading, parse_outline
-from ..files.sections import normalize_title
+from ..files.sections import is_placeholder_text, normalize_title
 from ..files.tables import TableDocument
 from ..journal.threads import Thread, part_of
 from .merge_tables import merge_table
@@ -267,32 +267,65 @@ def merge_typed(base: str, ours: str, theirs: str, path: str) -> Merged:
         keys=[_section_key],
         body=plain_body,
     )
-    raw = _merge_front(fb, fo, ft, path)
+    raw, displaced = _merge_front(fb, fo, ft, path)
+    if displaced:
+        body = _with_history(body, displaced, str(ft.data.get("updated") or fo.data.get("updated")))
     text = fo.render(raw=raw, body=body)
     return _guarded(base, ours, theirs, text, path, ignore=_front_line)
+
+
+def _with_history(body: str, displaced: list[tuple[str, str]], when: str) -> str:
+    """A frontmatter value the merge could not keep in place (both sides set the key), kept
+    in ``## History`` as typed memories keep every replaced text."""
+    from ..files.freetext import neutralize_line
+
+    lines = [f"- {key}: {neutralize_line(value)}" for key, value in displaced]
+    entry = [
+        f"### {when} — merged: the other side's {', '.join(k for k, _ in displaced)}",
+        "",
+        *lines,
+    ]
+    text = body.rstrip("\n")
+    if not re.search(r"^## History\s*$", text, re.MULTILINE):
+        text += "\n\n## History"
+    return text + "\n\n" + "\n".join(entry) + "\n"
 
 
 def _front_line(line: str) -> bool:
     return bool(re.match(r"^[A-Za-z_][\w.-]*\s*:", line)) or line.startswith("> Updated ")
 
 
-def _merge_front(fb: Frontmatter | None, fo: Frontmatter, ft: Frontmatter, path: str) -> str:
+#: Keys whose older value is not worth keeping when the newer side changed them.
+_BOOKKEEPING = frozenset({"updated", "expires", "platform", "type"})
+
+
+def _merge_front(
+    fb: Frontmatter | None, fo: Frontmatter, ft: Frontmatter, path: str
+) -> tuple[str, list[tuple[str, str]]]:
+    """The merged frontmatter, and the (key, value) pairs of the side that lost a key both
+    sides set (the newer ``updated`` wins), so the caller keeps them in History."""
     chosen, _ = pick(fb.raw if fb else None, fo.raw, ft.raw)
     if not (fo.raw != ft.raw and (fb is None or (fo.raw != fb.raw and ft.raw != fb.raw))):
-        return str(chosen)
+        return str(chosen), []
     theirs_newer = str(ft.data.get("updated", "")) > str(fo.data.get("updated", ""))
     base_data = fb.data if fb else {}
     changes: dict[str, str] = {}
+    displaced: list[tuple[str, str]] = []
     for key, value in ft.data.items():
         if isinstance(value, list | dict) or value is None:
             continue
         ours_value = fo.data.get(key)
         if value == ours_value:
             continue
-        if key in fo.data and ours_value != base_data.get(key) and not theirs_newer:
+        both = key in fo.data and ours_value != base_data.get(key)
+        if both and not theirs_newer:
+            if value != base_data.get(key) and key not in _BOOKKEEPING:
+                displaced.append((key, ft.get_str(key) or ""))
             continue  # both changed it: ours is the newer side
+        if both and key not in _BOOKKEEPING and str(ours_value or "").strip():
+            displaced.append((key, fo.get_str(key) or ""))
         changes[key] = ft.get_str(key) or ""
-    return set_fields(fo.raw, changes, path) if changes else fo.raw
+    return (set_fields(fo.raw, changes, path) if changes else fo.raw), displaced
 
 
 def _guarded(
@@ -305,7 +338,8 @@ def _guarded(
     ignore: Callable[[str], bool] = lambda line: False,
 ) -> Merged:
     def ignored(line: str) -> bool:
-        return ignore(line) or line.casefold() in ("none", "- none")
+        # a template's placeholder ("None", the context hint) gives way to real content
+        return ignore(line) or line.casefold() in ("none", "- none") or is_placeholder_text(line)
 
     lost = missing_lines(base, ours, theirs, text, ignore=ignored)
     if lost:

@@ -1,9 +1,9 @@
 """The two JSON files: the event ledger by event, ``state.json`` by key.
 
 ``events.json``: the union of events by ID; an event both sides changed keeps the version
-recorded later. Two machines that each added an event before seeing the other's both
-number it ``evt-NNNNN``; the two are different events, so the one recorded later gets the
-next free number and both survive.
+recorded later. Two writers that each added a different event under one number both keep
+theirs: ``merge.merge_file`` renames one side's first (``room``, ``identity``), so this
+merge sees two events.
 
 ``state.json``: counters take both sides' increases (two machines that each ended a
 session ended two sessions) or, without a common ancestor, the larger; flags are OR-ed;
@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..files.jsondoc import parse_json
-from ..journal.events import _ID, Event
+from ..journal.events import Event
 from ..journal.state import parse_state
 from .textmerge import Merged, pick
 
@@ -47,7 +47,6 @@ def merge_events(base: str, ours: str, theirs: str, path: str) -> Merged:
     ours_ids = {key for key, _ in ours_pairs}
     notes: list[str] = []
     items: list[Any] = [item for item in o[0] if not _is_event(item)]
-    renamed: list[tuple[str, Any]] = []
     for key, item in ours_pairs:
         other = theirs_by.get(key)
         was = base_by.get(key)
@@ -57,11 +56,6 @@ def merge_events(base: str, ours: str, theirs: str, path: str) -> Merged:
             continue
         if item == other:
             items.append(item)
-            continue
-        if was is None and not _same_event(item, other):
-            first, second = sorted([item, other], key=_recorded)
-            items.append(first)
-            renamed.append((key, second))
             continue
         chosen, both = pick(was, item, other)
         if both:
@@ -75,12 +69,6 @@ def merge_events(base: str, ours: str, theirs: str, path: str) -> Merged:
             items.append(item)
     known = {_canon(item) for item in items if not _is_event(item)}
     items += [i for i in t[0] if not _is_event(i) and _canon(i) not in known]
-    highest = max([_number(i) for i in items] + [0])
-    for key, item in renamed:
-        highest += 1
-        new_id = f"evt-{highest:05d}"
-        notes.append(f"{key} was used on both sides; the later event is now {new_id}")
-        items.append({**item, "id": new_id})
     if o[1] is None:
         return Merged(_dump(items), True, notes)
     top = _merge_keys(b[1] or {}, o[1], t[1] or {})
@@ -115,6 +103,16 @@ def _pairs(items: list[Any]) -> list[tuple[str, Any]]:
     return pairs
 
 
+def event_pairs(text: str, path: str) -> list[tuple[str, Any]]:
+    """(ID, event) of every event the ledger ``text`` holds (``identity`` asks)."""
+    return _pairs(_ledger(text, path)[0])
+
+
+def same_event(a: Any, b: Any) -> bool:
+    """Two versions of one event (what, which kind, when), not two events."""
+    return _same_event(a, b)
+
+
 def _same_event(a: Any, b: Any) -> bool:
     first, second = Event.from_json(a), Event.from_json(b)
     if first is None or second is None:
@@ -128,13 +126,6 @@ def _same_event(a: Any, b: Any) -> bool:
 
 def _recorded(item: Any) -> tuple[str, str]:
     return (str(item.get("recorded_at") or ""), _canon(item))
-
-
-def _number(item: Any) -> int:
-    if not isinstance(item, dict):
-        return 0
-    match = _ID.match(str(item.get("id", "")))
-    return int(match.group(1)) if match else 0
 
 
 def _merge_keys(

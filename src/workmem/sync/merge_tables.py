@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..board.index import empty_board
+from ..board.model import ACTIVE, IDLE, STALE, STATUSES, join_references, split_references
 from ..board.model import COLUMNS as BOARD_COLUMNS
-from ..board.model import STATUSES, join_references, split_references
 from ..files.tables import Row, TableDocument
+from ..i18n.placeholders import is_summary, is_topic
 from ..journal.log_index import COLUMNS as LOG_INDEX_COLUMNS
 from ..journal.log_index import template as log_index_template
 from .textmerge import Merged, merge_lines
@@ -24,6 +25,18 @@ Combine = Callable[[Values | None, Values, Values], Values]
 _UPDATED = BOARD_COLUMNS.index("Updated At")
 _STATUS = BOARD_COLUMNS.index("Status")
 _REFERENCES = BOARD_COLUMNS.index("Referenced By")
+
+
+def _is_start_keywords(value: str) -> bool:
+    return value.strip().startswith("sessionStart") or not value.strip()
+
+
+#: Fields a new row holds placeholders in; a merge keeps real words over them.
+_PLACEHOLDERS: dict[int, Callable[[str], bool]] = {
+    BOARD_COLUMNS.index("Topic"): is_topic,
+    BOARD_COLUMNS.index("Summary"): is_summary,
+    BOARD_COLUMNS.index("Keywords"): _is_start_keywords,
+}
 
 
 def parse_board(text: str, path: str) -> TableDocument:
@@ -65,23 +78,47 @@ def combine_board_rows(base: Values | None, ours: Values, theirs: Values) -> Val
     """One session changed on both sides, field by field.
 
     A field only one side changed takes that change; one both changed takes the newer
-    row's value. Status and Updated At always follow the newer row: a session marked stale
-    by an organize on one machine (its Updated At unchanged) and worked on at the same time
-    on another is active. Referenced By is merged as a set.
+    row's value, except that a placeholder never replaces real words. Updated At follows
+    the newer row; so does Status when both changed it, or when one side's organize marked
+    stale a session the other side worked on later (it is active). A session one side made
+    active (a snapshot was written) is never idle again after the merge. Referenced By is
+    merged as a set.
     """
     newer = _newer(ours, theirs)
+    older = theirs if newer is ours else ours
     merged: Values = []
     for position in range(len(BOARD_COLUMNS)):
         was = base[position] if base is not None else None
         if position == _REFERENCES:
             merged.append(merge_references(was, ours[position], theirs[position]))
-        elif position in (_STATUS, _UPDATED) or (ours[position] != was and theirs[position] != was):
+        elif (
+            position in _PLACEHOLDERS
+            and _PLACEHOLDERS[position](newer[position])
+            and not (_PLACEHOLDERS[position](older[position]))
+        ):
+            merged.append(older[position])  # a placeholder never replaces real words
+        elif position == _STATUS:
+            merged.append(_status(was, ours, theirs, newer))
+        elif position == _UPDATED or (ours[position] != was and theirs[position] != was):
             merged.append(newer[position])
         elif ours[position] != was:
             merged.append(ours[position])
         else:
             merged.append(theirs[position])
     return merged
+
+
+def _status(was: str | None, ours: Values, theirs: Values, newer: Values) -> str:
+    mine, other = ours[_STATUS], theirs[_STATUS]
+    if was is not None and mine != other and (mine == was or other == was):
+        changed, kept = (ours, theirs) if mine != was else (theirs, ours)
+        later_work = kept[_UPDATED] > changed[_UPDATED]
+        if changed[_STATUS] != STALE or not later_work:
+            return changed[_STATUS]  # only one side changed it
+    chosen = newer[_STATUS]
+    if chosen == IDLE and ACTIVE in (mine, other):
+        return ACTIVE  # a snapshot was written on one side: never idle again
+    return chosen
 
 
 def _union_list(ours: str, theirs: str, sep: str) -> str:

@@ -8,6 +8,10 @@ What it writes, each only when missing or different:
   branch of their own (this clone only; the project's own history is not touched);
 - the repository's config: ``merge.workmem-KIND.driver = workmem merge-driver KIND %O %A %B %P``;
 - ``workmem.toml``: ``[sync] machine_ids = true``, so session IDs carry a machine tag.
+
+Before it changes a file for the first time it records the file's bytes (or that it was
+missing) in ``<git common dir>/workmem/init.json``, so ``workmem sync uninit`` can put each
+file back exactly as it was (``unsetup``).
 """
 
 from __future__ import annotations
@@ -150,7 +154,11 @@ def init_sync(workspace: Workspace, *, dry_run: bool = False) -> InitReport:
             continue
         report.changes.append(f"{shown}: {_what(what)}")
         if not dry_run:
+            from .unsetup import remember
+
+            remember(git_dir, path, store.read_bytes(path))
             store.update(path, _replace_with(wanted))
+            remember(git_dir, path, store.read_bytes(path), after=True)
     command = driver_command()
     for kind, description in kinds.DESCRIPTIONS.items():
         name = f"merge.{DRIVER_PREFIX}{kind}"

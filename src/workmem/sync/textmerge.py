@@ -29,6 +29,8 @@ class Merged:
     text: str
     clean: bool = True
     notes: list[str] = field(default_factory=list)
+    #: IDs the merge renamed to keep both things issued under them (old -> new)
+    renamed: dict[str, str] = field(default_factory=dict)
 
 
 def pick(base: object, ours: object, theirs: object) -> tuple[object, bool]:

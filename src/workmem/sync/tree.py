@@ -5,7 +5,11 @@ repository's git folder. Memory files go out to it as they are (export) and merg
 come back (import). Agents keep writing while a sync runs, so an import never overwrites
 blindly: under the file's lock it compares the file with what was exported, and when an
 agent changed it since, merges the three versions with the same merge as the drivers.
-Symlinks are neither followed nor copied, in either direction.
+Symlinks are neither followed nor copied, in either direction, and neither are git's own
+files (a ``.gitattributes`` in the memory would switch workmem's merge drivers off for every
+clone), writers' temp files or git's ``.merge_file_*``. A file that cannot be copied (a link
+or a folder where the other side has a file) is refused with a message and skipped; the
+rest of the run goes on.
 """
 
 from __future__ import annotations
@@ -15,13 +19,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import FormatError, WriteError
+from ..errors import FormatError, WorkmemError, WriteError
 from ..files.store import Store, atomic_write_bytes, read_bytes
 from ..files.text import decode, encode
 from .kinds import LOCAL_STATE, kind_of
 
 #: Files at the top of the work tree that belong to the branch, not to the memory root.
 BRANCH_FILES = frozenset({".gitattributes", ".gitignore", ".git"})
+
+
+def is_transfer_name(name: str) -> bool:
+    """A file or folder name memory may travel under (not git's, not a temp file)."""
+    return not (
+        name.startswith((".git", ".merge_file_"))
+        or name.endswith(".tmp")
+        or name in ("", ".", "..")
+    )
 
 
 def memory_files(root: Path) -> dict[str, Path]:
@@ -40,12 +53,16 @@ def memory_files(root: Path) -> dict[str, Path]:
         here = Path(dirpath)
         rel_dir = here.relative_to(root).as_posix()
         dirnames[:] = [
-            d for d in dirnames if not (here / d).is_symlink() and f"{rel_dir}/{d}/" != LOCAL_STATE
+            d
+            for d in dirnames
+            if not (here / d).is_symlink()
+            and f"{rel_dir}/{d}/" != LOCAL_STATE
+            and is_transfer_name(d)
         ]
         for name in filenames:
             path = here / name
-            if path.is_symlink() or not path.is_file() or name.endswith(".tmp"):
-                continue  # links, FIFOs and the like, writers' temp files
+            if path.is_symlink() or not path.is_file() or not is_transfer_name(name):
+                continue  # links, FIFOs and the like, git's files, writers' temp files
             found[f"{rel_dir}/{name}"] = path
     return found
 
@@ -68,10 +85,22 @@ def safe_target(root: Path, rel: str) -> Path:
 
 @dataclass
 class Transfer:
+    #: every path whose file changed (added, changed or deleted)
     changed: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
     merged: list[str] = field(default_factory=list)
     kept_local: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    #: paths refused (a link, a folder where a file is), with why
+    refused: list[str] = field(default_factory=list)
+
+    def record(self, rel: str, before: bytes | None, after: bytes | None) -> None:
+        self.changed.append(rel)
+        if before is None:
+            self.added.append(rel)
+        elif after is None:
+            self.deleted.append(rel)
 
 
 def export_files(
@@ -90,19 +119,32 @@ def export_files(
         data = read_bytes(path)
         if data is None:
             continue
+        try:
+            target = safe_target(tree, rel)
+            before = read_bytes(target)
+            if before != data:
+                atomic_write_bytes(target, data)
+                transfer.record(rel, before, data)
+        except (OSError, WorkmemError) as exc:
+            transfer.refused.append(f"{rel}: not sent ({_why(exc)})")
+            continue
         exported[rel] = data
-        target = safe_target(tree, rel)
-        if read_bytes(target) != data:
-            atomic_write_bytes(target, data)
-            transfer.changed.append(rel)
     for rel, path in in_tree.items():
         if rel in local:
             continue
         exported[rel] = None
         if rel in previously:
             path.unlink()
-            transfer.changed.append(rel)
+            transfer.record(rel, b"", None)
     return exported, transfer
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, IsADirectoryError):
+        return "the memory branch has a folder where this machine has a file"
+    if isinstance(exc, NotADirectoryError | FileExistsError):
+        return "the memory branch has a file where this machine has a folder"
+    return str(exc).removeprefix("refusing to write ")
 
 
 def import_files(
@@ -111,55 +153,78 @@ def import_files(
     paths: Iterable[str],
     base_of: Callable[[str], bytes | None],
 ) -> Transfer:
-    """Bring the tree's version of ``paths`` into the root, merging with local changes."""
-    from .merge import merge_file
+    """Bring the tree's version of ``paths`` into the root, merging with local changes.
 
-    root = store.workspace.root
+    A path that cannot come back (a link, a folder, a file where the root has a folder) is
+    refused and skipped with a message; every other path still comes back.
+    """
     transfer = Transfer()
     for rel in sorted(set(paths)):
-        if (tree / rel).is_symlink():
-            transfer.kept_local.append(rel)  # a link in the branch is never followed or copied
-            continue
-        new = read_bytes(tree / rel)
-        base = base_of(rel)
-        if new == base:
-            continue
-        target = safe_target(root, rel)
-        with store.lock(target):
-            current = store.read_bytes(target)
-            if current == new:
-                continue
-            if current == base:
-                result = new
-            elif new is None:
-                transfer.kept_local.append(rel)  # changed here, removed there: kept
-                continue
-            elif current is None:
-                result = new  # removed here during the sync, changed there: kept
-            elif (kind := kind_of(rel)) is None:
-                transfer.kept_local.append(rel)  # no merge for this file: ours stays
-                continue
-            else:
-                try:
-                    text, style = decode(current, rel)
-                    merged = merge_file(
-                        kind,
-                        decode(base, rel)[0] if base is not None else "",
-                        text,
-                        decode(new, rel)[0],
-                        rel,
-                        origin="the other machine",
-                    )
-                except FormatError:
-                    transfer.kept_local.append(rel)
-                    continue
-                result = encode(merged.text, style)
-                transfer.merged.append(rel)
-                if not merged.clean:
-                    transfer.conflicts.append(rel)
-            _write(store, target, result)
-            transfer.changed.append(rel)
+        try:
+            _import_one(store, tree, rel, base_of, transfer)
+        except (OSError, WorkmemError) as exc:
+            transfer.refused.append(f"{rel}: not brought back ({_why(exc)})")
     return transfer
+
+
+def _import_one(
+    store: Store,
+    tree: Path,
+    rel: str,
+    base_of: Callable[[str], bytes | None],
+    transfer: Transfer,
+) -> None:
+    from .merge import merge_file
+
+    source = tree / rel
+    if source.is_symlink() or not all(is_transfer_name(p) for p in rel.split("/")):
+        transfer.refused.append(f"{rel}: a link or git's own file on the memory branch, skipped")
+        return
+    if source.is_dir():
+        transfer.refused.append(f"{rel}: a folder on the memory branch, skipped")
+        return
+    new = read_bytes(source)
+    base = base_of(rel)
+    if new == base:
+        return
+    if new is not None and b"\0" in new:
+        transfer.refused.append(f"{rel}: holds NUL bytes (not text) on the memory branch, skipped")
+        return
+    target = safe_target(store.workspace.root, rel)
+    with store.lock(target):
+        current = store.read_bytes(target)
+        if current == new:
+            return
+        if current == base:
+            result = new
+        elif new is None:
+            transfer.kept_local.append(rel)  # changed here, removed there: kept
+            return
+        elif current is None:
+            result = new  # removed here during the sync, changed there: kept
+        elif (kind := kind_of(rel)) is None:
+            transfer.kept_local.append(rel)  # no merge for this file: ours stays
+            return
+        else:
+            try:
+                text, style = decode(current, rel)
+                merged = merge_file(
+                    kind,
+                    decode(base, rel)[0] if base is not None else "",
+                    text,
+                    decode(new, rel)[0],
+                    rel,
+                    origin="the other machine",
+                )
+            except FormatError:
+                transfer.kept_local.append(rel)
+                return
+            result = encode(merged.text, style)
+            transfer.merged.append(rel)
+            if not merged.clean:
+                transfer.conflicts.append(rel)
+        _write(store, target, result)
+        transfer.record(rel, current, result)
 
 
 def _write(store: Store, target: Path, data: bytes | None) -> None:

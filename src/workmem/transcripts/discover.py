@@ -67,10 +67,13 @@ def _inside(cwd: str | None, workspace: Path) -> bool:
 
 
 def _first_record(path: Path) -> dict[str, object]:
+    from ..errors import WorkmemError
+    from ..files.bounded import open_regular
+
     try:
-        with path.open("rb") as handle:
+        with open_regular(path, what="transcript") as handle:  # a pipe is passed over
             line = handle.readline(_FIRST_LINE_LIMIT)
-    except OSError:
+    except (OSError, WorkmemError):
         return {}
     try:
         value = json.loads(line)
@@ -88,6 +91,10 @@ def _ref(platform: str, path: Path, session_id: str | None = None) -> Transcript
         stat = (store[0] if store and not path.exists() else path).stat()
     except OSError:
         return None
+    from ..files.bounded import kind_of
+
+    if kind_of(stat.st_mode) is not None:
+        return None  # a pipe, device or socket under a transcript's name: not listed
     return TranscriptRef(platform, path, session_id or path.stem, stat.st_mtime, stat.st_size)
 
 
@@ -133,11 +140,9 @@ _GEMINI_ID = re.compile(rb'"sessionId"\s*:\s*("(?:[^"\\]|\\.)*")')
 def _gemini_session_id(path: Path) -> str | None:
     """The session id Gemini CLI wrote into the file (its hooks and the reader use it), read
     from the head of the file only: a ``.jsonl`` starts with it, a ``.json`` names it early."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(64 * 1024)
-    except OSError:
-        return None
+    from ..files.bounded import read_head
+
+    head = read_head(path, 64 * 1024)
     match = _GEMINI_ID.search(head)
     if match is None:
         return None
@@ -159,10 +164,10 @@ def _gemini(workspace: Path, home: Path | None) -> Iterator[TranscriptRef]:
         marker = project / ".project_root"
         matched = project.name in hashes
         if not matched and marker.is_file():
-            try:
-                matched = _inside(marker.read_text(encoding="utf-8").strip(), workspace)
-            except (OSError, UnicodeDecodeError):
-                matched = False
+            from ..files.bounded import read_head
+
+            named = read_head(marker, 64 * 1024).decode("utf-8", "replace")
+            matched = _inside(named.strip(), workspace)
         if not matched:
             continue
         for path in sorted((project / "chats").glob("session-*")):
@@ -327,3 +332,19 @@ def current_transcript(
         return _ref(normalize_platform(platform) or platform_from_path(path) or "unknown", path)
     refs = find_transcripts(workspace_dir, platform, home)
     return refs[0] if refs else None
+
+
+def platform_folders(home: Path | None = None) -> list[tuple[str, Path]]:
+    """Every folder where an agent keeps its transcripts, for any project: (platform,
+    folder). What a transcript path handed in from outside must lie in (``places``)."""
+    claude = _env_dir("CLAUDE_CONFIG_DIR", home) or _home(home) / ".claude"
+    codex = _env_dir("CODEX_HOME", home) or _home(home) / ".codex"
+    openclaw = _env_dir("OPENCLAW_STATE_DIR", home) or _home(home) / ".openclaw"
+    return [
+        ("claude-code", claude / "projects"),
+        ("codex", codex / "sessions"),
+        ("codex", codex / "archived_sessions"),
+        ("gemini", _home(home) / ".gemini" / "tmp"),
+        ("cursor", _home(home) / ".cursor" / "projects"),
+        ("openclaw", openclaw / "agents"),
+    ]

@@ -61,6 +61,9 @@ _PATH_KEYS = (
     "file",
 )
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.M)
+#: ``apply_patch`` run as a command (Codex's instructions for models without its patch
+#: tool); Codex applies such a patch itself, as an edit
+_SHELL_PATCH = re.compile(r"(?:^|[\s;&|(])apply_patch\b")
 _FUNCTION = re.compile(
     r"\b(?:def|class|function|func|fn|interface|struct|enum|trait|impl)\s+([A-Za-z_][A-Za-z0-9_]*)"
 )
@@ -187,6 +190,9 @@ def _edited_paths(call: ToolCall) -> list[tuple[str, bool]]:
     """(path, created) for each file an edit tool call changed."""
     name = call.name.lower()
     patch = call.input.get("input") or call.input.get("patch")
+    if name in SHELL_TOOLS:
+        patch = _shell_patch(shell_command(call))
+        name = "apply_patch" if patch else name
     if name == "apply_patch" and isinstance(patch, str):
         return [(p.strip(), kind == "Add") for kind, p in _PATCH_FILE.findall(patch)]
     for key in _PATH_KEYS:
@@ -196,8 +202,18 @@ def _edited_paths(call: ToolCall) -> list[tuple[str, bool]]:
     return []
 
 
+def _shell_patch(command: str | None) -> str | None:
+    """The command when it hands a patch to ``apply_patch`` (``apply_patch <<'EOF'``)."""
+    if command and "*** Begin Patch" in command and _SHELL_PATCH.search(command):
+        return command
+    return None
+
+
 def _functions(call: ToolCall) -> list[str]:
     found: list[str] = []
+    patch = _shell_patch(shell_command(call))
+    if patch:
+        found.extend(_FUNCTION.findall(patch))
     for key in ("new_string", "content", "new_str", "file_text", "input", "patch", "code_edit"):
         value = call.input.get(key)
         if isinstance(value, str):
@@ -227,9 +243,13 @@ def _subject(call: ToolCall | None, cwd: str | None) -> str:
 
 
 def _first_lines(text: str, lines: int = 3, width: int = 300) -> str:
-    kept = [line.rstrip() for line in text.strip().splitlines() if line.strip()][:lines]
-    joined = " | ".join(kept)
-    return joined if len(joined) <= width else joined[: width - 1] + "…"
+    """The first ``lines`` lines in one, redacted before anything is cut (a secret over a
+    cut line would otherwise leave a piece no detector knows)."""
+    from ..files.freetext import redacted, shorten
+
+    clean = redacted(text)
+    kept = [line.rstrip() for line in clean.strip().splitlines() if line.strip()][:lines]
+    return shorten(" | ".join(kept), width)
 
 
 def extract_facts(transcript: Transcript, *, requests: int = 5) -> TranscriptFacts:
@@ -264,7 +284,8 @@ def extract_facts(transcript: Transcript, *, requests: int = 5) -> TranscriptFac
                     touch = files.setdefault(path, FileTouch(path))
                     touch.reads += 1
                     touch.last_call = number
-            if name in EDIT_TOOLS and call.id not in failed:
+            edit = name in EDIT_TOOLS or _shell_patch(command) is not None
+            if edit and call.id not in failed:
                 for raw, created in _edited_paths(call):
                     path = _relative(raw, cwd)
                     touch = files.setdefault(path, FileTouch(path))

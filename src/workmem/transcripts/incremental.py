@@ -26,7 +26,7 @@ import zlib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from ..errors import FormatError, NotFoundError
+from ..errors import FormatError
 from . import MAX_TRANSCRIPT_BYTES
 from .naming import normalize_platform
 
@@ -151,7 +151,8 @@ class TranscriptTail:
 
     def update(self, transcript: Path, platform: str | None = None) -> TailUpdate:
         transcript = Path(transcript)
-        unchanged = self._unchanged(transcript, platform)
+        stat = checked_stat(transcript)  # before any lock: a pipe or a device starts nothing
+        unchanged = self._unchanged(transcript, platform, stat)
         if unchanged is not None:
             return unchanged
         with self.store.lock(self.state_path(transcript)):
@@ -163,7 +164,9 @@ class TranscriptTail:
             self.store.update(self.state_path(transcript), lambda _old: text)
         return result
 
-    def _unchanged(self, transcript: Path, platform: str | None) -> TailUpdate | None:
+    def _unchanged(
+        self, transcript: Path, platform: str | None, stat: os.stat_result
+    ) -> TailUpdate | None:
         """The recorded summary when the file has not changed since it was recorded.
 
         Read without the lock: the state file is replaced atomically, so it is always one
@@ -172,24 +175,25 @@ class TranscriptTail:
         previous = self.load(transcript)
         if previous is None or previous.platform is None:
             return None
-        stat = checked_stat(transcript)
         chosen = normalize_platform(platform)
         if chosen is not None and chosen != previous.platform:
             return None
         if stat.st_size != previous.offset or stat.st_mtime != previous.mtime:
             return None
         if previous.head_len:
-            with transcript.open("rb") as handle:
+            from ..files.bounded import open_regular
+
+            with open_regular(transcript, what="transcript") as handle:
                 if head_hash(handle.read(previous.head_len)) != previous.head:
                     return None
         return TailUpdate(previous, None)
 
 
 def checked_stat(transcript: Path) -> os.stat_result:
-    try:
-        stat = transcript.stat()
-    except FileNotFoundError:
-        raise NotFoundError(f"transcript not found: {transcript}") from None
+    """The transcript's ``stat``: a regular file (``files.bounded``) within the size limit."""
+    from ..files.bounded import regular_stat
+
+    stat = regular_stat(transcript, what="transcript")
     if stat.st_size > MAX_TRANSCRIPT_BYTES:
         raise FormatError(
             f"transcript is {stat.st_size:,} bytes, over the {MAX_TRANSCRIPT_BYTES:,}-byte limit",

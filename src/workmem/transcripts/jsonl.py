@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import FormatError, NotFoundError
+from ..errors import FormatError
 from . import MAX_TRANSCRIPT_BYTES as MAX_TRANSCRIPT_BYTES  # re-exported: the limit readers use
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
@@ -32,33 +32,18 @@ class Records:
 
 
 def transcript_size(path: Path) -> int:
-    """The size of a transcript file, or the error that says why it cannot be read."""
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise NotFoundError(f"transcript not found: {path}") from None
-    except OSError as exc:
-        raise FormatError(
-            f"cannot read transcript: {exc.strerror or exc}", path=str(path)
-        ) from None
-    if path.is_dir():
-        raise FormatError("is a folder, expected a transcript file", path=str(path))
-    return size
+    """The size of a transcript file, or the error that says why it cannot be read (a
+    pipe, device or socket is refused by its type: ``files.bounded``)."""
+    from ..files.bounded import regular_stat
+
+    return regular_stat(path, what="transcript").st_size
 
 
 def read_transcript_bytes(path: Path, limit: int = MAX_TRANSCRIPT_BYTES) -> bytes:
-    size = transcript_size(path)
-    if size > limit:
-        raise FormatError(
-            f"transcript is {size:,} bytes, over the {limit:,}-byte limit; nothing was read",
-            path=str(path),
-        )
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise FormatError(
-            f"cannot read transcript: {exc.strerror or exc}", path=str(path)
-        ) from None
+    """A whole transcript, bounded in size and time (``files.bounded.read_file``)."""
+    from ..files.bounded import read_file
+
+    return read_file(path, limit=limit, what="transcript")
 
 
 def parse_lines(data: bytes, *, final: bool = True) -> Records:

@@ -17,6 +17,14 @@ if TYPE_CHECKING:
     from .jsonl import Records
 
 PLATFORMS = ("claude-code", "codex", "gemini", "cursor", "openclaw")
+#: the names people know the platforms by
+DISPLAY_NAMES = {
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "gemini": "Gemini CLI",
+    "cursor": "Cursor",
+    "openclaw": "OpenClaw",
+}
 _ALIASES = {
     "claude": "claude-code",
     "claude-code": "claude-code",

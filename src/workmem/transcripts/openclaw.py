@@ -13,6 +13,7 @@ is left out here), and ``leaf``, which moves the live end of the tree to ``targe
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .common import arguments, as_int, string_or_none, text_of
@@ -60,6 +61,22 @@ def _usage(raw: Any) -> Usage | None:
         + usage.cache_read_tokens
     )
     return usage
+
+
+#: what the Gateway wraps a chat channel's message in: a metadata block and a time stamp
+_ENVELOPE = re.compile(
+    r"^\s*(?:Conversation info \(untrusted metadata\):\s*```(?:json)?\s*\{.*?\}\s*```\s*)?"
+    r"(?:\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}"
+    r"(?: [A-Z]{2,5}[+-]?\d*)?\]\s*)?",
+    re.S,
+)
+
+
+def without_envelope(text: str) -> str:
+    """The person's own words: OpenClaw puts a channel's metadata block and a time stamp
+    (``[Mon 2026-03-02 16:03 GMT+8]``) before them, which no request or topic should carry."""
+    stripped = _ENVELOPE.sub("", text, count=1)
+    return stripped if stripped.strip() else text
 
 
 def _message(entry: dict[str, Any]) -> Message | None:
@@ -110,9 +127,10 @@ def _message(entry: dict[str, Any]) -> Message | None:
                         id=string_or_none(block.get("id")),
                     )
                 )
+    text = "\n".join(texts)
     return Message(
         role=str(role),
-        text="\n".join(texts),
+        text=without_envelope(text) if role == "user" else text,
         time=time,
         tool_calls=calls,
         model=string_or_none(body.get("model")),

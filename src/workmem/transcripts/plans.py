@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 LIST_TOOLS = frozenset({"todowrite", "todo_write", "update_plan", "write_todos", "todo"})
 #: tools that change one task of the plan
 TASK_TOOLS = frozenset({"taskcreate", "taskupdate", "tasklist"})
+#: one stored Claude Code task is a small JSON object; a larger file is not one
+TASK_FILE_BYTES = 1024 * 1024
 PLAN_TOOLS = LIST_TOOLS | TASK_TOOLS
 
 _STATUS = {
@@ -193,11 +195,14 @@ def stored_claude_tasks(session_id: str | None, home: Path | None = None) -> lis
     folder = base / "tasks" / session_id
     if not folder.is_dir():
         return None
+    from ..errors import WorkmemError
+    from ..files.bounded import read_file
+
     entries: list[tuple[tuple[int, str], PlanItem]] = []
     for path in folder.glob("*.json"):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # bounded: a pipe or a huge file under a task's name is passed over
+            data = json.loads(read_file(path, limit=TASK_FILE_BYTES, what="task file"))
+        except (OSError, ValueError, WorkmemError):
             continue
         if not isinstance(data, dict) or data.get("status") == "deleted":
             continue

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 def advance(transcript: Path, platform: str | None, previous: TailSummary | None) -> TailUpdate:
     """Read from the recorded offset to the last complete line and fold it in (or start over)."""
+    from ..files.bounded import open_regular, read_range
     from .jsonl import parse_lines
     from .model import Transcript
     from .naming import sniff_platform
@@ -43,7 +44,8 @@ def advance(transcript: Path, platform: str | None, previous: TailSummary | None
         return _whole_document(transcript, stat, previous)
     summary = previous
     reset = False
-    with transcript.open("rb") as handle:
+    shown = str(transcript)
+    with open_regular(transcript, what="transcript") as handle:  # a pipe never hangs it
         if summary is not None:
             handle.seek(0)
             head = handle.read(summary.head_len)
@@ -55,8 +57,8 @@ def advance(transcript: Path, platform: str | None, previous: TailSummary | None
                 summary.offset = summary.skipped_bytes = _line_start(
                     handle, stat.st_size - FIRST_READ_BYTES
                 )
-        handle.seek(summary.offset)
-        data = handle.read()
+        # What was there when it was looked at: bytes appended since are read next time.
+        data = read_range(handle, summary.offset, stat.st_size - summary.offset, shown=shown)
         if summary.head_len < HEAD_BYTES:
             handle.seek(0)
             head_bytes = handle.read(min(HEAD_BYTES, summary.offset + len(data)))

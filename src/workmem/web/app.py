@@ -34,7 +34,8 @@ from ..errors import (
     WorkmemError,
 )
 from ..root import Workspace
-from . import LOOPBACK_NAMES, pages
+from . import LOOPBACK_NAMES, html, memory_pages, pages, search_pages
+from .memory_reader import MemoryFilesReader
 from .reader import MAX_HITS, MAX_PER_PAGE, PER_PAGE, MemoryReader, SearchRequest
 
 HEADERS = {
@@ -73,10 +74,11 @@ class Viewer:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
         self.reader = MemoryReader(workspace)
+        self.files = MemoryFilesReader(workspace)
 
     # ---- responses --------------------------------------------------------------------
-    def html(self, page: pages.Page, status: int = 200, query: str = "") -> HTMLResponse:
-        text = pages.layout(page, root=str(self.workspace.root), query=query)
+    def html(self, page: html.Page, status: int = 200, query: str = "") -> HTMLResponse:
+        text = html.layout(page, root=str(self.workspace.root), query=query)
         return HTMLResponse(text, status_code=status, headers=HEADERS)
 
     def error(self, request: Request, status: int, title: str, message: str, kind: str) -> Response:
@@ -85,7 +87,7 @@ class Viewer:
         if request.url.path.startswith("/api/"):
             payload = {"ok": False, "error": message, "kind": kind}
             return JSONResponse(payload, status_code=status, headers=HEADERS)
-        return self.html(pages.error_page(status, title, message), status)
+        return self.html(html.error_page(status, title, message), status)
 
     def guarded(self, endpoint: Endpoint) -> Endpoint:
         """Run a (synchronous) endpoint; a ``WorkmemError`` becomes an error response.
@@ -177,10 +179,28 @@ class Viewer:
 
         asked = self.search_request(request)
         hits = self.reader.search(asked) if asked.query else None
-        return self.html(pages.search_page(asked, hits, KINDS), query=asked.query)
+        return self.html(search_pages.search_page(asked, hits, KINDS), query=asked.query)
 
     def chunk(self, request: Request) -> Response:
-        return self.html(pages.chunk_page(self.reader.chunk(request.path_params["chunk_id"])))
+        view = self.reader.chunk(request.path_params["chunk_id"])
+        return self.html(search_pages.chunk_page(view))
+
+    def long_term(self, request: Request) -> Response:
+        return self.html(memory_pages.long_term_page(self.files.long_term()))
+
+    def typed(self, request: Request) -> Response:
+        page = self.files.typed(request.path_params["name"])
+        return self.html(memory_pages.typed_page(page))
+
+    def days(self, request: Request) -> Response:
+        return self.html(memory_pages.days_page(self.files.days(*self.paging(request))))
+
+    def day(self, request: Request) -> Response:
+        return self.html(memory_pages.day_page(self.files.day(request.path_params["day"])))
+
+    def timeline(self, request: Request) -> Response:
+        page = self.files.timeline(*self.paging(request))
+        return self.html(memory_pages.timeline_page(page))
 
     # ---- JSON (the same reads, as the core's own dictionaries) ---------------------------
     @staticmethod
@@ -210,6 +230,21 @@ class Viewer:
     def api_chunk(self, request: Request) -> Response:
         return self.json(self.reader.chunk(request.path_params["chunk_id"]).to_dict())
 
+    def api_long_term(self, request: Request) -> Response:
+        return self.json(self.files.long_term().to_dict())
+
+    def api_typed(self, request: Request) -> Response:
+        return self.json(self.files.typed(request.path_params["name"]).to_dict())
+
+    def api_days(self, request: Request) -> Response:
+        return self.json(self.files.days(*self.paging(request)).to_dict())
+
+    def api_day(self, request: Request) -> Response:
+        return self.json(self.files.day(request.path_params["day"]).to_dict())
+
+    def api_timeline(self, request: Request) -> Response:
+        return self.json(self.files.timeline(*self.paging(request)).to_dict())
+
     # ---- routing -----------------------------------------------------------------------
     def routes(self) -> list[Route]:
         table: list[tuple[str, Endpoint]] = [
@@ -219,12 +254,22 @@ class Viewer:
             ("/events", self.events),
             ("/search", self.search),
             ("/chunks/{chunk_id:path}", self.chunk),
+            ("/memory", self.long_term),
+            ("/memory/{name:path}", self.typed),
+            ("/days", self.days),
+            ("/days/{day:path}", self.day),
+            ("/timeline", self.timeline),
             ("/api/board", self.api_board),
             ("/api/sessions/{session_id:path}", self.api_session),
             ("/api/threads", self.api_threads),
             ("/api/events", self.api_events),
             ("/api/search", self.api_search),
             ("/api/chunks/{chunk_id:path}", self.api_chunk),
+            ("/api/memory", self.api_long_term),
+            ("/api/memory/{name:path}", self.api_typed),
+            ("/api/days", self.api_days),
+            ("/api/days/{day:path}", self.api_day),
+            ("/api/timeline", self.api_timeline),
         ]
         # The ``:path`` convertor hands IDs such as ``../x`` to the core's own check, which
         # refuses them with a clear message, instead of a bare "not found" from the router.

@@ -27,6 +27,7 @@ from ..root import Workspace
 
 if TYPE_CHECKING:
     from ..board import Board
+    from ..board.digest import SessionDigest
     from ..board.inspect import SessionView
     from ..board.model import BoardRow
     from ..journal.events import Event
@@ -88,12 +89,14 @@ def paginate(items: Sequence[T], page: int = 1, per_page: int = PER_PAGE) -> Pag
 
 @dataclass(frozen=True)
 class SessionPage:
-    """A session as the board shows it, plus its running notes when it has any."""
+    """A session as the board shows it, its running notes when it has any, and what it did
+    and what is next (``board.digest``)."""
 
     view: SessionView
     snapshot_path: str
     notes: str | None
     notes_path: str
+    digest: SessionDigest
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -101,6 +104,7 @@ class SessionPage:
             "snapshot_path": self.snapshot_path,
             "notes": self.notes,
             "notes_path": self.notes_path,
+            "digest": self.digest.to_dict(),
         }
 
 
@@ -207,6 +211,7 @@ class MemoryReader:
         return BoardPage(paginate(rows, page, per_page), list(statuses or []))
 
     def session(self, session_id: str) -> SessionPage:
+        from ..board.digest import session_digest
         from ..notes.workflow import notes_path
 
         board = self._board()
@@ -220,7 +225,8 @@ class MemoryReader:
         path = notes_path(self.workspace, sid)
         current = board.ctx.store.read_text(path)
         notes = current[0] if current else None
-        return SessionPage(view, self._show(where), notes, self._show(path))
+        digest = session_digest(board.ctx.store, view)
+        return SessionPage(view, self._show(where), notes, self._show(path), digest)
 
     def threads(self) -> ThreadsPage:
         from ..files.store import Store

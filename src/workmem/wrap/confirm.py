@@ -7,22 +7,41 @@ platform and memory path, redactions, the boot directive and the mirror.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from ..files.tables import escape_cell
 from ..i18n import text
-from .run import WrapReport
+from .run import Unsaved, WrapReport
 
 
 def _row(*cells: str) -> str:
     return "| " + " | ".join(escape_cell(c) for c in cells) + " |"
 
 
+def _given_back(t: Callable[..., str], unsaved: Unsaved) -> list[str]:
+    """A memory whose write failed: why, and its whole text in a fence, to save by hand."""
+    longest = max((len(run) for run in re.findall(r"`+", unsaved.text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [
+        t("unsaved", file=unsaved.filename, error=unsaved.error),
+        f"{fence}markdown",
+        unsaved.text.rstrip("\n"),
+        fence,
+    ]
+
+
 def render(report: WrapReport) -> str:
     def t(key: str, **fields: object) -> str:
         return text(report.language, f"wrap.{key}", **fields)
 
-    warnings = [t("warning", finding=f) for f in report.warnings]
+    # Each anti-pattern in the reader's language (the finding's own reason is for --json).
+    warnings = [t("warning", finding=t(f"finding.{f.kind}", file=f.file)) for f in report.warnings]
+    if report.too_many:
+        warnings.append(t("too_many", n=report.memory_files))
+    unsaved = [line for u in report.unsaved for line in _given_back(t, u)]
     if report.nothing_new:
-        return "\n".join([t("nothing"), *warnings])
+        return "\n".join([*unsaved, *([] if unsaved else [t("nothing")]), *warnings])
     title = t("checkpoint_title", stamp=report.stamp) if report.checkpoint else t("title")
     head = (t("file"), t("action"), t("content"))
     lines = [title, _row(*head), "|" + "|".join("------" for _ in head) + "|"]
@@ -64,6 +83,7 @@ def render(report: WrapReport) -> str:
         lines.append(t("published", target=pub.target, n=len(pub.written)))
         for name, reason in pub.skipped:
             lines.append(t("publish_skipped", file=name, reason=reason))
+    lines.extend(unsaved)
     lines.extend(warnings)
     if report.index is not None:
         lines.extend(report.index.notes)

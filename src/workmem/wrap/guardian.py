@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import UsageError, WorkmemError
 from ..root import Workspace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hooks pay for it)
@@ -221,9 +221,30 @@ def _compaction(
 _NOT_SAVES = frozenset({"index.md", "log-index.md"})
 
 
+def _only_scaffold(path: Path, text: str) -> bool:
+    """The file still holds what ``workmem init`` wrote (a starter file, or a MEMORY.md
+    with empty tiers): creating it saved nothing the session learned."""
+    from ..journal.templates import starter_texts
+
+    starter = starter_texts().get(path.name)
+    if starter is not None and path.parent.name == "memory":
+        return text.strip() == starter.strip()
+    if path.name == "MEMORY.md":
+        from ..facts.memory_md import read_tiers
+
+        try:
+            tiers = read_tiers(text)
+        except WorkmemError:
+            return False
+        bodies = [*tiers.active.values(), tiers.fading, tiers.maintenance_log]
+        return not any(body.strip() for body in bodies)
+    return False
+
+
 def _saved_after(workspace: Workspace, moment: datetime | None) -> bool:
     """True when a memory file (MEMORY.md, a typed memory, a log, a snapshot) was written
-    after ``moment``."""
+    after ``moment`` with something in it: files ``init`` scaffolded and nobody has written
+    to since do not count."""
     if moment is None:
         return False
     cutoff = moment.timestamp()
@@ -236,10 +257,16 @@ def _saved_after(workspace: Workspace, moment: datetime | None) -> bool:
                 for p in folder.iterdir()
                 if p.suffix in (".md", ".json") and p.name not in _NOT_SAVES
             ]
+    from ..files.store import Store
+
+    store = Store(workspace, read_only=True)
     for candidate in candidates:
         try:
-            if candidate.stat().st_mtime > cutoff:
-                return True
-        except OSError:
+            if candidate.stat().st_mtime <= cutoff:
+                continue
+            current = store.read_text(candidate)
+        except (OSError, WorkmemError):
             continue
+        if current is not None and not _only_scaffold(candidate, current[0]):
+            return True
     return False

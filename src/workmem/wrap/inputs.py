@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, NotFoundError, UsageError
 from ..facts.write import MemoryInput
 
 MAX_INPUT_BYTES = 2 * 1024 * 1024
@@ -70,8 +70,11 @@ def read_items(path: str) -> list[MemoryInput]:
 
     if path == "-":
         return parse_items(sys.stdin.read())
+    from ..files.bounded import read_file
+    from ..files.text import MAX_FILE_BYTES
+
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = read_file(Path(path), limit=MAX_FILE_BYTES, what="input file", shown=path)
+    except NotFoundError:
+        raise UsageError(f"cannot read {path}: no such file") from None
     return parse_items(decode(data, path)[0], path)

@@ -100,10 +100,7 @@ def publish(store: Store, target: Path, today: date) -> PublishReport:
         data = store.read_bytes(memory.path) or b""
         key = str(destination)
         with store.lock(destination):
-            try:
-                existing = destination.read_bytes()
-            except FileNotFoundError:
-                existing = None
+            existing = store.read_bytes(destination)  # bounded, like every read
             if existing == data:
                 report.unchanged.append(memory.filename)
                 manifest[key] = _digest(data)
@@ -114,7 +111,7 @@ def publish(store: Store, target: Path, today: date) -> PublishReport:
             from ..files.store import atomic_write_bytes
 
             atomic_write_bytes(destination, data)
-            if destination.read_bytes() != data:
+            if store.read_bytes(destination) != data:
                 raise WriteError(f"{destination}: mirror did not verify")
             manifest[key] = _digest(data)
             report.written.append(memory.filename)

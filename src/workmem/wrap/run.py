@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import clock
-from ..errors import UsageError
+from ..errors import UsageError, WorkmemError
 from ..facts.antipatterns import Finding, findings
 from ..facts.index import IndexReport, update_index
 from ..facts.maintain import MaintenanceReport, maintain
 from ..facts.typed import list_memories
-from ..facts.write import MemoryInput, SaveResult, save_memory
+from ..facts.write import MemoryInput, SaveResult, memory_text, save_memory
 from ..files.store import Store
 from ..platforms.bootstrap import BootstrapResult, bootstrap
 from ..platforms.detect import Context, Detection, detect_platform, memory_path, row_for
@@ -31,6 +31,20 @@ from .gather import GatheredState, gather_state
 from .publish import PublishReport, publish
 
 _LOOSE = re.compile(r"[\W_]+", re.UNICODE)
+#: Seed 000: "3-5 memory files is typical, 10+ is too many".
+TOO_MANY_FILES = 10
+
+
+@dataclass(frozen=True)
+class Unsaved:
+    """A memory whose write failed, and its text, given back so it is not lost."""
+
+    filename: str
+    error: str
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"file": self.filename, "error": self.error, "text": self.text}
 
 
 def pick_language(
@@ -62,6 +76,14 @@ class WrapReport:
     published: PublishReport | None = None
     #: the seed's anti-patterns found in the memories (written anyway unless strict)
     warnings: list[Finding] = field(default_factory=list)
+    #: memories whose write failed, with their text for the person to save by hand
+    unsaved: list[Unsaved] = field(default_factory=list)
+    #: typed memory files in the folder after the wrap-up (10 or more: too many)
+    memory_files: int = 0
+
+    @property
+    def too_many(self) -> bool:
+        return self.memory_files >= TOO_MANY_FILES
 
     @property
     def nothing_new(self) -> bool:
@@ -81,7 +103,7 @@ class WrapReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "ok": True,
+            "ok": not self.unsaved,
             "nothing_new": self.nothing_new,
             "checkpoint": self.checkpoint,
             "stamp": self.stamp,
@@ -94,6 +116,9 @@ class WrapReport:
             "bootstrap": self.bootstrap.to_dict() if self.bootstrap else None,
             "published": self.published.to_dict() if self.published else None,
             "warnings": [w.to_dict() for w in self.warnings],
+            "unsaved": [u.to_dict() for u in self.unsaved],
+            "memory_files": self.memory_files,
+            "too_many_files": self.too_many,
             "state": self.state.to_dict() if self.state else None,
         }
 
@@ -151,15 +176,20 @@ def wrap(
         report.state = gather_state(workspace, store)  # Step 2
     planned = match_existing(items, store)  # Step 3
     for item in planned:  # Step 4
-        report.saved.append(
-            save_memory(
+        try:
+            saved = save_memory(
                 store,
                 item,
                 today=moment.date(),
                 platform=detection.key,
                 checkpoint=report.stamp if checkpoint else None,
             )
-        )
+        except (WorkmemError, OSError) as exc:  # the others are still saved; this one's
+            text = memory_text(item, moment.date(), detection.key)  # text goes back
+            report.unsaved.append(Unsaved(item.filename, str(exc) or type(exc).__name__, text))
+            continue
+        report.saved.append(saved)
+    report.memory_files = len(list_memories(store).memories)
     if report.nothing_new:
         return report
     touched = {s.filename for s in report.saved}
