@@ -67,36 +67,51 @@ def _env(home: Path, now: str) -> dict[str, str]:
     return env
 
 
-def _minutes(stamp: str, minutes: int) -> str:
+def _minutes(stamp: str, minutes: int) -> tuple[str, float]:
+    """``stamp`` plus ``minutes``: as ``WORKMEM_NOW`` reads it, and as a file's mtime."""
     from datetime import datetime, timedelta
 
     moment = datetime.strptime(stamp, "%Y-%m-%d %H:%M") + timedelta(minutes=minutes)
-    return moment.strftime("%Y-%m-%d %H:%M")
+    return moment.strftime("%Y-%m-%d %H:%M"), moment.timestamp()
 
 
 def replay_session(path: Path, start: str, root: Path, home: Path) -> list[str]:
-    """Run one recording through the hooks into ``root``; returns the problems seen."""
-    from ..continuity.replay import EVENTS, _transcript_path, run_hook
+    """Run one recording through the hooks into ``root``; returns the problems seen.
+
+    The transcript sits where its platform keeps it (``continuity.layouts``) and each hook
+    gets the payload its platform sends (``continuity.hook_shapes``), so the hooks find
+    and read it as they would in a real session.
+    """
+    from ..continuity import hook_shapes as shapes
+    from ..continuity.layouts import Placed
+    from ..continuity.sandbox import run_hook
     from ..continuity.truth import read_recording
 
     rec = read_recording(path)
-    if rec.platform not in EVENTS:
+    if rec.platform not in PLATFORMS:
         return [f"{path.name}: no hook replay for {rec.platform}"]
-    transcript = _transcript_path(home, root, rec)
-    transcript.parent.mkdir(parents=True, exist_ok=True)
-    base = {"session_id": rec.session_id, "transcript_path": str(transcript), "cwd": str(root)}
-    first, prompt, compact = EVENTS[rec.platform]
-    steps: list[tuple[str, dict[str, object], int, int]] = [(first, {"source": "startup"}, 0, 0)]
+    placed = Placed(rec, home, root)
+    steps: list[tuple[str, str | None, int, int]] = [(shapes.START, None, 0, 0)]
     for number, said in enumerate(rec.requests[:PROMPTS_PER_SESSION]):
-        steps.append((prompt, {"prompt": said.text}, said.line, 5 + 5 * number))
-    steps.append((compact, {"trigger": "auto"}, len(rec.lines) * 2 // 3, 45))
-    steps.append(("SessionEnd", {"reason": "exit"}, len(rec.lines) - 1, 59))
+        steps.append((shapes.PROMPT, said.text, said.line, 5 + 5 * number))
+    steps.append((shapes.COMPACT, None, len(rec.lines) * 2 // 3, 45))
+    steps.append((shapes.END, None, len(rec.lines) - 1, 59))
     problems: list[str] = []
-    for event, extra, line, minute in steps:
-        transcript.write_bytes(b"\n".join(rec.lines[: line + 1]) + b"\n")
-        payload = {**base, "hook_event_name": event, **extra}
-        env = _env(home, _minutes(start, minute))
-        _, _, problem = run_hook(event, rec.platform, payload, root, env)
+    for step, text, line, minute in steps:
+        event = shapes.event_name(rec.platform, step)
+        if event is None:
+            continue
+        now, moment = _minutes(start, minute)
+        transcript = placed.write(line, moment)
+        payload = shapes.payload(
+            rec.platform,
+            step,
+            session_id=rec.session_id,
+            transcript=transcript,
+            root=root,
+            text=text,
+        )
+        _, _, problem = run_hook(event, rec.platform, payload, root, _env(home, now))
         if problem:
             problems.append(f"{path.name}: {problem}")
     return problems
