@@ -345,3 +345,11 @@ def test_a_repeated_query_is_embedded_once_and_an_error_is_not_kept() -> None:
         QueryVector(model, f"query {n}").result()
     QueryVector(model, "parser decision").result()
     assert calls.count("parser decision") == 2
+
+
+@pytest.mark.parametrize("question", ["?!...", "what is it", "😀🎉", "— … ?"])
+def test_a_question_with_no_words_brings_no_dense_neighbours(ws: Workspace, question: str) -> None:
+    # a model places punctuation or stop words somewhere too: the nearest chunks to it
+    # answer nothing, and the face says the question has no words to search for
+    assert search(ws, "sqlite storage", embedder="hash:64")
+    assert search(ws, question, embedder="hash:64") == []

@@ -156,6 +156,13 @@ def query_runs(query: str) -> list[str]:
     return _CJK_RUN.findall(_CJK_QUESTION.sub(" ", query))
 
 
+def has_words(query: str) -> bool:
+    """True when ``query`` holds a word search can match: not only question words, stop
+    words, punctuation or emoji (those are never indexed, and a model's nearest chunks to
+    them answer nothing)."""
+    return bool(content_words(query) or query_runs(query))
+
+
 def query_terms(query: str) -> list[str]:
     """FTS5 query atoms for ``query``: words, CJK bigram phrases, single-character prefixes;
     the first ``MAX_TERMS`` distinct ones (``bounds``)."""

@@ -149,7 +149,7 @@ def candidates(
 ) -> dict[int, float]:
     """Up to about ``3 * limit`` chunk ids with their BM25 score (higher is better).
 
-    ``where`` filters on ``chunks c`` (see ``search._where``). A window that holds fewer
+    ``where`` filters on ``chunks c`` (see ``filters.where_clause``). A window that holds fewer
     than ``limit`` matching chunks (a narrow filter, say) is widened until it holds enough
     or covers the whole index, so a bound never hides the only matches there are.
     """

@@ -23,12 +23,6 @@ def span_text(span: DateRange) -> str:
     return f"{span.start.isoformat()} – {span.end.isoformat()}"
 
 
-def has_words(query: str) -> bool:
-    """True when ``query`` holds a word search can match: not only question words, stop
-    words or punctuation (those are never indexed)."""
-    return bool(analyze.content_words(query) or analyze.query_runs(query))
-
-
 def notices(workspace: Workspace | None, query: str, hits: Sequence[Hit], today: date) -> list[str]:
     """Sentences to show with ``hits`` for ``query`` (none for an ordinary question)."""
     from ..i18n import language_for, text
@@ -37,7 +31,7 @@ def notices(workspace: Workspace | None, query: str, hits: Sequence[Hit], today:
     said: list[str] = []
     asked = bounds.bound_query(query)
     span = query_range(asked, today)
-    if not has_words(asked) and span is None:
+    if not analyze.has_words(asked) and span is None:
         shown = query if len(query) <= 40 else query[:40] + "…"
         said.append(text(language, "search.no_words", query=repr(shown)))
     if span is not None and not any(_inside(hit, span) for hit in hits):

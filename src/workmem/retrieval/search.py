@@ -8,7 +8,6 @@ time. The index refreshes changed files before answering, so callers never reind
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,9 +21,9 @@ from ..root import Workspace
 from . import analyze
 from .bounds import bound_query
 from .dates import DateRange, query_range
+from .filters import check_filters, filter_day, where_clause
 from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit, one_per_text
 from .index import Progress, RefreshReport, SearchIndex
-from .kinds import KINDS
 from .lexical import candidates
 from .ranking import Candidate, Weights, fuse, title_match
 from .settings import SearchSettings, search_settings
@@ -49,52 +48,6 @@ __all__ = [
 SESSION_ENV = "WORKMEM_SESSION_ID"
 
 
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def filter_day(value: str | None, name: str) -> date | None:
-    """A ``since``/``until`` value as a date; anything but a real ``YYYY-MM-DD`` day is a
-    ``UsageError`` that names the option (every face passes its text through here)."""
-    if value is None or not value.strip():
-        return None
-    text = value.strip()
-    if _DAY.fullmatch(text):
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            pass
-    shown = text if len(text) <= 40 else text[:40] + "…"
-    raise UsageError(f"{name} takes a date YYYY-MM-DD, got {shown!r}")
-
-
-def _check_filters(kinds: Sequence[str] | None, since: date | None, until: date | None) -> None:
-    unknown = sorted(set(kinds or ()) - set(KINDS))
-    if unknown:
-        raise UsageError(f"unknown kind(s) {', '.join(unknown)}: use {', '.join(KINDS)}")
-    if since and until and since > until:
-        raise UsageError(f"--since {since} is after --until {until}")
-
-
-def _where(
-    kinds: Sequence[str] | None, since: date | None, until: date | None, session: str | None
-) -> tuple[str, list[object]]:
-    clauses: list[str] = []
-    params: list[object] = []
-    if kinds:
-        clauses.append(f"c.kind IN ({','.join('?' * len(kinds))})")
-        params.extend(kinds)
-    if since:
-        clauses.append("c.date >= ?")
-        params.append(since.isoformat())
-    if until:
-        clauses.append("c.date IS NOT NULL AND c.date <= ?")
-        params.append(until.isoformat())
-    if session:
-        clauses.append("c.session_id = ?")
-        params.append(session)
-    return "".join(f" AND {c}" for c in clauses), params
-
-
 def search(
     workspace: Workspace,
     query: str,
@@ -115,7 +68,7 @@ def search(
     """
     if k < 1:
         raise UsageError("k must be at least 1")
-    _check_filters(kinds, since, until)
+    check_filters(kinds, since, until)
     query = bound_query(query)  # a pasted 60 KB prompt costs what its start costs
     settings = search_settings(workspace)
     weights = weights or settings.weights
@@ -124,7 +77,7 @@ def search(
     # A hook never waits for a model: its searches are by words only (``inhook``).
     model = None if active() else embedder_for(embedder or settings.embedder, settings.embed_url)
     vector = None
-    if model is not None and weights.dense > 0 and query.strip():
+    if model is not None and weights.dense > 0 and analyze.has_words(query):
         from .embedders import QueryVector
 
         # Embedding the query is most of a dense search's time: it runs on the other
@@ -210,7 +163,7 @@ def _ranked(
 ) -> list[Hit]:
     query, weights, kinds = request.query, request.weights, request.kinds
     limit = candidate_pool(weights, request.k, dense=vector is not None)
-    where, params = _where(kinds, request.since, request.until, request.session)
+    where, params = where_clause(kinds, request.since, request.until, request.session)
     found: dict[int, Candidate] = {}
     columns = (weights.body, weights.context, weights.section)
     lexical = candidates(con, query, columns, where, params, limit)
@@ -322,10 +275,10 @@ def timeline(
     """
     if before < 0 or after < 0:
         raise UsageError("--before and --after cannot be negative")
-    _check_filters(kinds, None, None)
+    check_filters(kinds, None, None)
     anchor = get(workspace, chunk_id)
     index = search_settings(workspace).index(workspace)
-    where, params = _where(kinds, None, None, None)
+    where, params = where_clause(kinds, None, None, None)
     with index.connect() as con:
         seq = con.execute("SELECT seq FROM chunks WHERE cid = ?", (anchor.id,)).fetchone()
         if seq is None:
