@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from workmem.retrieval import lexical
+from workmem.retrieval.filters import where_clause
 from workmem.retrieval.index import SearchIndex
-from workmem.retrieval.search import _where, search
+from workmem.retrieval.search import search
 from workmem.root import Workspace
 
 DAYS = 30
@@ -44,7 +45,7 @@ def ws(root: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
 def _candidates(
     ws: Workspace, query: str, *, until: date | None = None, limit: int = 20
 ) -> dict[int, float]:
-    where, params = _where(None, None, until, None)
+    where, params = where_clause(None, None, until, None)
     index = SearchIndex(ws)
     with index.connect() as con:
         index.refresh(con)
