@@ -72,6 +72,16 @@ def test_bad_arguments_are_usage_errors(ws: Path, capsys: pytest.CaptureFixture[
     assert code == 3
 
 
+def test_what_a_search_echoes_back_is_redacted(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "ghp_" + "a1B2" * 9  # a GitHub token's shape
+    code, _, err = run(["search", "x", "--since", token], capsys)
+    assert code == 2 and token[:12] not in err and "[REDACTED:" in err
+    code, out, _ = run(["search", f"nothing-like-this {token}"], capsys)
+    assert code == 0 and "No memory matches" in out and token[:12] not in out
+
+
 def test_reindex_reports_problems(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["reindex", "--full"], capsys)
     assert code == 0 and "Rebuilt" in out

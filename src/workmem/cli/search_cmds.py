@@ -77,8 +77,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _shown(query: str) -> str:
     """The question as echoed back: one line, not a pasted log."""
-    flat = " ".join(query.split())
-    return repr(flat if len(flat) <= 80 else flat[:80] + "…")
+    from ..files.freetext import shorten
+
+    return repr(shorten(query, 81, fold=True))
 
 
 def _show_hit(hit: Any) -> None:

@@ -27,7 +27,9 @@ def filter_day(value: str | None, name: str) -> date | None:
             return date.fromisoformat(text)
         except ValueError:
             pass
-    shown = text if len(text) <= 40 else text[:40] + "…"
+    from ..files.freetext import shorten
+
+    shown = shorten(text, 41)
     raise UsageError(f"{name} takes a date YYYY-MM-DD, got {shown!r}")
 
 

@@ -44,8 +44,9 @@ def kind_words(file: kinds.MemoryFile) -> str:
 
 
 def _short(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= TOPIC_CHARS else flat[: TOPIC_CHARS - 1].rstrip() + "…"
+    from ..files.freetext import shorten
+
+    return shorten(text, TOPIC_CHARS, fold=True)
 
 
 _RELAY_STAMP = re.compile(r"(\d{4}-\d{2}-\d{2})-(\d{2})(\d{2})\d{2}\.md$")

@@ -32,7 +32,9 @@ def notices(workspace: Workspace | None, query: str, hits: Sequence[Hit], today:
     asked = bounds.bound_query(query)
     span = query_range(asked, today)
     if not analyze.has_words(asked) and span is None:
-        shown = query if len(query) <= 40 else query[:40] + "…"
+        from ..files.freetext import shorten
+
+        shown = shorten(query, 41)
         said.append(text(language, "search.no_words", query=repr(shown)))
     if span is not None and not any(_inside(hit, span) for hit in hits):
         key = "search.nothing_dated_closest" if hits else "search.nothing_dated"
