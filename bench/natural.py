@@ -28,10 +28,16 @@ def _default_data() -> Path:
 
 
 def _line(name: str, block: dict[str, Any]) -> str:
-    return (
+    line = (
         f"  {name:<22} {block['questions']:>3} questions  hit@1 {block['hit@1']:.3f}"
         f"  hit@5 {block['hit@5']:.3f}  hit@10 {block['hit@10']:.3f}"
     )
+    if block["not_in_memory"]:
+        line += (
+            f"  ({block['not_in_memory']} not in memory;"
+            f" hit@5 of the rest {block['answerable_hit@5']:.3f})"
+        )
+    return line
 
 
 def _print(report: dict[str, Any], embedders: list[str]) -> None:
@@ -52,7 +58,8 @@ def _print(report: dict[str, Any], embedders: list[str]) -> None:
             f" CPU p50 {cpu['p50']} ms, p95 {cpu['p95']} ms"
         )
         for miss in result["tune_misses"]:
-            print(f"  tune miss (rank {miss['rank'] or '-'}): {miss['question']}")
+            where = "" if miss["in_memory"] else ", not in memory"
+            print(f"  tune miss (rank {miss['rank'] or '-'}{where}): {miss['question']}")
             for line in miss["top"]:
                 print(f"      {line}")
 

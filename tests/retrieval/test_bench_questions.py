@@ -52,6 +52,13 @@ part = "held"
 about = "file"
 lang = "en"
 answers = [{contains = "src/auth/limit.py"}]
+
+[[question]]
+text = "which queue did we pick"
+part = "held"
+about = "decision"
+lang = "en"
+answers = [{contains = "Chose RabbitMQ over Kafka"}]
 """
 
 
@@ -87,6 +94,17 @@ def test_the_report_counts_by_part_and_lists_only_tuning_misses() -> None:
     assert report["held"]["hit@1"] == 0.0 and report["held"]["hit@5"] == 0.5
     assert report["all"]["hit@10"] == 0.75
     assert [miss["question"] for miss in report["tune_misses"]] == ["b"]  # never a held one
+    assert report["tune"]["not_in_memory"] == 0 and report["tune_misses"][0]["in_memory"]
+
+
+def test_a_question_no_entry_answers_is_counted_apart() -> None:
+    def asked(rank: int, answerable: bool) -> Asked:
+        question = Question(str(rank), "held", "decision", "en", (Answer("x"),))
+        return Asked(question, rank, 5.0, 4.0, answerable=answerable)
+
+    report = summarize([asked(1, True), asked(0, True), asked(0, False), asked(0, False)])
+    assert report["held"]["hit@5"] == 0.25 and report["held"]["not_in_memory"] == 2
+    assert report["held"]["answerable_hit@5"] == 0.5
 
 
 @pytest.mark.parametrize(
@@ -128,6 +146,7 @@ def test_a_memory_built_through_the_hooks_and_the_cli_answers_its_questions(
     monkeypatch.delenv("WORKMEM_ROOT", raising=False)
     report = run(load(spec_path), data, tmp_path / "memory" / "project", embedders=["none"])
     lexical = report["none"]
-    assert lexical["all"]["questions"] == 3
-    assert lexical["all"]["hit@5"] == 1.0, lexical
+    assert lexical["all"]["questions"] == 4
+    assert lexical["all"]["hit@5"] == 0.75, lexical  # the queue was never written down
+    assert lexical["held"]["not_in_memory"] == 1 and lexical["all"]["answerable_hit@5"] == 1.0
     assert (tmp_path / "memory" / "project" / "memory" / "2026-05-25.md").is_file()

@@ -7,6 +7,11 @@ sessions and by its CLI (``natural_memory``). Each question names its answer by 
 of the answer entry's text (or its date, for "what did we do on …"); hit@1 and hit@5 are
 the share of questions whose answer is the first hit, or among the first five.
 
+A question whose answer no entry of the built memory holds (what the hooks keep of a
+session changed, say) cannot be found by any search: it is counted as ``not_in_memory``
+and hit@k is also given over the answerable questions alone, so that a change in what the
+writers keep is not read as a change in search.
+
 Questions are split into a ``tune`` part, which ranking changes may be chosen on, and a
 ``held`` part, which is only ever reported. Misses are listed for the tune part only, so
 that reading a report never shows what a held question needed.
@@ -118,6 +123,8 @@ class Asked:
     wall_ms: float
     cpu_ms: float
     top: list[str] = field(default_factory=list)
+    #: some entry of the memory answers it (``in_memory``); False: no search can
+    answerable: bool = True
 
 
 def rank_of(question: Question, hits: Sequence[Any]) -> int:
@@ -128,7 +135,25 @@ def rank_of(question: Question, hits: Sequence[Any]) -> int:
     return 0
 
 
-def ask_all(root: Path, questions: Sequence[Question], embedder: str) -> list[Asked]:
+def in_memory(root: Path, questions: Sequence[Question]) -> set[str]:
+    """The questions some entry of the memory's index answers, by the rule ``rank_of``
+    applies to hits (run after the index is brought up to date)."""
+    from ..root import Workspace
+    from .hits import COLUMNS, make_hit
+    from .settings import search_settings
+
+    workspace = Workspace(root)
+    found: set[str] = set()
+    with search_settings(workspace).index(workspace).connect() as con:
+        for row in con.execute(f"SELECT {COLUMNS} FROM chunks c"):
+            entry = make_hit(row, 0.0, [])
+            found.update(q.text for q in questions if q.text not in found and rank_of(q, [entry]))
+    return found
+
+
+def ask_all(
+    root: Path, questions: Sequence[Question], embedder: str, answerable: set[str] | None = None
+) -> list[Asked]:
     """Every question asked of the memory at ``root`` with ``embedder``."""
     from ..root import Workspace
     from .search import search
@@ -141,7 +166,8 @@ def ask_all(root: Path, questions: Sequence[Question], embedder: str) -> list[As
         wall_ms = (time.perf_counter() - started) * 1000
         cpu_ms = (time.process_time() - cpu) * 1000
         top = [f"{h.kind} {h.title[:50]} | {' '.join(h.text.split())[:70]}" for h in hits[:3]]
-        asked.append(Asked(question, rank_of(question, hits), wall_ms, cpu_ms, top))
+        known = answerable is None or question.text in answerable
+        asked.append(Asked(question, rank_of(question, hits), wall_ms, cpu_ms, top, known))
     return asked
 
 
@@ -162,11 +188,14 @@ def summarize(asked: Sequence[Asked]) -> dict[str, Any]:
     """hit@1, hit@5 and time per query, for all questions, by part, topic and language."""
 
     def block(values: Sequence[Asked]) -> dict[str, Any]:
+        answerable = [a for a in values if a.answerable]
         return {
             "questions": len(values),
             "hit@1": _share(values, 1),
             "hit@5": _share(values, 5),
             "hit@10": _share(values, 10),
+            "not_in_memory": len(values) - len(answerable),
+            "answerable_hit@5": _share(answerable, 5),
         }
 
     walls = [a.wall_ms for a in asked]
@@ -187,7 +216,7 @@ def summarize(asked: Sequence[Asked]) -> dict[str, Any]:
     report["cpu_ms"] = {"p50": _pct(cpus, 0.5), "p95": _pct(cpus, 0.95)}
     report["mean_wall_ms"] = round(statistics.fmean(walls), 2) if walls else 0.0
     report["tune_misses"] = [
-        {"question": a.question.text, "rank": a.rank, "top": a.top}
+        {"question": a.question.text, "rank": a.rank, "top": a.top, "in_memory": a.answerable}
         for a in asked
         if a.question.part == "tune" and not 0 < a.rank <= 5
     ]
@@ -220,6 +249,7 @@ def run(
     previous = os.environ.get("WORKMEM_NOW")
     os.environ["WORKMEM_NOW"] = spec.asked_at
     report: dict[str, Any] = {"asked_at": spec.asked_at, "questions": len(spec.questions)}
+    answerable: set[str] | None = None
     try:
         for embedder in embedders:
             (memory / "workmem.toml").write_text(
@@ -230,9 +260,11 @@ def run(
             started = time.perf_counter()
             reindex(Workspace(memory))
             index_s = round(time.perf_counter() - started, 2)
+            if answerable is None:
+                answerable = in_memory(memory, spec.questions)
             if progress:
                 progress(f"asking {len(spec.questions)} questions with embedder {embedder}")
-            result = summarize(ask_all(memory, spec.questions, embedder))
+            result = summarize(ask_all(memory, spec.questions, embedder, answerable))
             result["index_s"] = index_s
             report[embedder] = result
     finally:
