@@ -140,7 +140,7 @@ def in_memory(root: Path, questions: Sequence[Question]) -> set[str]:
     applies to hits (run after the index is brought up to date)."""
     from ..root import Workspace
     from .hits import COLUMNS, make_hit
-    from .settings import search_settings
+    from .search import search_settings
 
     workspace = Workspace(root)
     found: set[str] = set()
