@@ -148,6 +148,26 @@ def test_a_hit_is_titled_by_its_headings_and_its_session() -> None:
         assert label(relay, done) == f"✅ Completed This Session · handoff {when}"
 
 
+def test_an_item_nested_under_a_label_item_is_titled_by_that_label() -> None:
+    # a save's daily-log entry files its items under "- Decisions:", "- Gotchas:" items
+    from workmem.retrieval.labels import label
+
+    daily = kinds.classify("memory/2026-05-25.md")
+    assert daily is not None
+    text = (
+        "# 2026-05-25\n\n### Session Relay Auto-Save (09:45)\n\n- Context at 36.7%\n"
+        "- Decisions:\n  - Use addedMap instead of newMap\n- Gotchas：\n  - lint failed\n"
+        "- Active: run the tests\n  continued on a second line\n- Plain item\n"
+    )
+    titles = {c.text: label(daily, c) for c in chunk_file(daily, text)}
+    heading = "Session Relay Auto-Save (09:45)"
+    assert titles["- Use addedMap instead of newMap"] == f"Decisions · {heading}"
+    assert titles["- lint failed"] == f"Gotchas · {heading}"
+    assert titles["- Decisions:"] == heading  # the label item itself stays an entry
+    assert titles["- Plain item"] == heading  # the group ends with the nested items
+    assert titles["- Active: run the tests\n  continued on a second line"] == heading
+
+
 @pytest.fixture
 def ws(root: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
     monkeypatch.delenv("WORKMEM_EMBEDDER", raising=False)

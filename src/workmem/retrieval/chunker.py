@@ -28,6 +28,8 @@ from .dates import first_date
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+#: A list item that only names what the items nested under it are ("- Decisions:").
+_LABEL_ITEM = re.compile(r"^[-*+]\s+([^:\n]{1,40}?)\s*[:：]\s*$")
 #: Prose longer than this is cut at line boundaries so a hit stays quotable.
 MAX_CHUNK_CHARS = 1500
 #: A single line longer than this is cut into pieces (all citing the same line).
@@ -47,6 +49,9 @@ class Chunk:
     session_id: str | None = None
     #: What the whole file is about (a session's topic), searched with the chunk.
     about: str = ""
+    #: The label item this is nested under ("- Decisions:"), named in a hit's title only
+    #: (as a heading it ranked worse on the natural questions' tuning part).
+    group: str = ""
 
 
 @dataclass
@@ -182,6 +187,7 @@ def _blocks(body: list[tuple[int, str]], about: list[str]) -> list[Chunk]:
     prose: list[tuple[int, str]] = []
     index = 0
     fenced = False
+    group = ""
 
     def flush() -> None:
         chunks.extend(_prose_chunks(prose))
@@ -209,6 +215,11 @@ def _blocks(body: list[tuple[int, str]], about: list[str]) -> list[Chunk]:
             continue
         if _ITEM.match(line):
             flush()
+            if not line[:1].isspace():
+                group = ""
+            label = _LABEL_ITEM.match(line)
+            if label and index + 1 < len(body) and _ITEM.match(body[index + 1][1]):
+                group = label.group(1).strip() if body[index + 1][1][:1].isspace() else ""
             end = index + 1
             while end < len(body) and _continues_item(body, end):
                 end += 1
@@ -216,7 +227,9 @@ def _blocks(body: list[tuple[int, str]], about: list[str]) -> list[Chunk]:
             while item and not item[-1].strip():
                 item.pop()
                 end -= 1
-            chunks.append(Chunk("\n".join(item).strip(), number, body[end - 1][0], item=True))
+            chunk = Chunk("\n".join(item).strip(), number, body[end - 1][0], item=True)
+            chunk.group = group if line[:1].isspace() else ""
+            chunks.append(chunk)
             index = max(end, index + 1)
             continue
         prose.append((number, line))

@@ -20,7 +20,7 @@ from ..root import Workspace
 #: 5: words are stemmed by ``stemming`` (word families) before FTS5, which only splits;
 #:    templates are no chunks (``boilerplate``); a chunk has a ``label`` (``labels``);
 #:    a third FTS column ``sec`` holds the words of its sections and kind (``vocabulary``).
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 DB_NAME = "search.sqlite"
 
 SCHEMA = """

@@ -59,6 +59,8 @@ def label(file: kinds.MemoryFile, chunk: Chunk) -> str:
     if headings and title == headings[-1]:
         # the headings between the file's title and this one: "Decisions · Session 8 …"
         title = " · ".join([title, *reversed(headings[1:-1])])
+    if chunk.group:  # "- Decisions:" over this item: "Decisions · Session Relay Auto-Save"
+        title = f"{chunk.group} · {title}" if title else chunk.group
     if file.kind == kinds.RELAY:
         stamp = _RELAY_STAMP.search(file.rel)
         when = f"{stamp.group(1)} {stamp.group(2)}:{stamp.group(3)}" if stamp else "latest"
