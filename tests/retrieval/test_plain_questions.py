@@ -67,11 +67,31 @@ def test_an_error_question_finds_the_error_without_its_words(ws: Workspace) -> N
 
 
 def test_what_is_next_is_answered_by_the_latest_resumption_note(ws: Workspace) -> None:
-    for question in ("what should I pick up next", "where did we leave off?", "接下來要做什麼"):
+    asked = (
+        "what should I pick up next",
+        "where did we leave off?",
+        "接下來要做什麼",
+        "上次卡在哪一步",
+    )
+    for question in asked:
         texts = [hit.text for hit in search(ws, question, k=5)]
         latest = next(i for i, text in enumerate(texts) if "release v0.3" in text)
         older = [i for i, text in enumerate(texts) if "session-end handler." in text]
         assert all(latest < i for i in older), (question, texts)
+
+
+def test_what_a_session_was_asked_to_do_is_its_task(ws: Workspace) -> None:
+    write(
+        ws.root / "memory" / "sessions" / "2026-05-22-0900-codex-main-agent.notes.md",
+        "# Session Notes: 2026-05-22-0900-codex-main-agent\n\n"
+        "## Current State\n\n- Done (2): release notes drafted; codex session tidied\n\n"
+        "## Task Specification\n\n- First request: Write the release notes for v0.3\n\n"
+        "## Workflow\n\n- `codex exec` then `make notes`\n",
+    )
+    assert [f.term for f in vocabulary.families_of_heading("Task Specification")] == ["task"]
+    for question in ("what was the codex session first asked to do", "codex 那次的任務是什麼"):
+        hits = search(ws, question, k=3)
+        assert "Write the release notes" in hits[0].text, (question, hits)
 
 
 def test_a_bare_weekday_is_the_latest_such_day(ws: Workspace) -> None:

@@ -88,9 +88,16 @@ FAMILIES: tuple[Family, ...] = (
         ),
         "next resume continue 下一步 接下來 接下来 繼續 继续",
         r"\bnext\b|\b(?:left|leave|leaving) off\b|\bpick (?:it )?up\b|\bresume\b|\bcontinue\b"
-        r"|接下來|接下来|下一步|繼續|继续",
+        r"|\bstuck\b|接下來|接下来|下一步|繼續|继续|卡在|卡住",
         latest=True,
         entry_kinds=(kinds.RESUMPTION,),
+    ),
+    Family(
+        "task",
+        ("task specification", "task", "request", "goal", "任務", "任务", "需求"),
+        "task request asked goal 任務 任务 要求 需求",
+        r"\basked\b|\bask(?:ing)? (?:for|to)\b|\brequest|\bgoal\b|\bsupposed to\b"
+        r"|要求|需求|任務|任务|交代",
     ),
     Family(
         "lesson",
