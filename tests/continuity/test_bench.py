@@ -142,3 +142,60 @@ def test_a_run_replays_the_hooks_in_fresh_homes_and_reports(tmp_path: Path) -> N
     assert summary["platforms"]["claude-code"]["transcripts"] == 1
     assert summary["plan_precision"] is not None  # the resume marks its open steps
     assert summary["without_cut"] == [] and summary["unreadable"] == {}
+
+
+def _gemini_chat(path: Path) -> Path:
+    """A Gemini CLI chat (JSON Lines) with the token counts Gemini records, far below its
+    compression threshold: one request, then reads and edits."""
+    lines: list[dict[str, object]] = [
+        {"sessionId": "g-bench", "projectHash": "h", "startTime": "2026-05-25T10:00:00Z"},
+        {
+            "id": "u1",
+            "timestamp": "2026-05-25T10:00:01Z",
+            "type": "user",
+            "content": [{"text": "Port the csv importer to streaming rows, keep tests green"}],
+        },
+    ]
+    for n in range(16):
+        name, args = (
+            ("read_file", {"absolute_path": f"/proj/src/importer_{n % 4}.py"})
+            if n % 2
+            else ("replace", {"file_path": "/proj/src/importer.py", "old_string": "a"})
+        )
+        lines.append(
+            {
+                "id": f"m{n}",
+                "timestamp": f"2026-05-25T10:{n + 1:02d}:00Z",
+                "type": "gemini",
+                "content": "",
+                "tokens": {"input": 12000 + 500 * n, "output": 80, "cached": 0, "total": 0},
+                "model": "gemini-2.5-flash",
+                "toolCalls": [
+                    {
+                        "id": f"c{n}",
+                        "name": name,
+                        "args": args,
+                        "status": "success",
+                        "result": [{"functionResponse": {"response": {"output": "ok"}}}],
+                    }
+                ],
+            }
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_a_gemini_compression_at_any_cut_is_replayed_as_the_users_compress(
+    tmp_path: Path,
+) -> None:
+    # Gemini CLI asks its PreCompress hook before every request and compresses on its own
+    # only near its threshold; a cut anywhere is the user's /compress there, and the work
+    # must come back (replayed as an automatic one, the hook rightly saved nothing)
+    folder = tmp_path / "data"
+    _gemini_chat(folder / "gemini" / "chat.jsonl")
+    report = run(folder, cuts=2, budget=2000)
+    cuts = report["cuts"]
+    assert cuts and all(c["platform"] == "gemini" for c in cuts)
+    assert report["summary"]["empty_contexts"] == 0, cuts
+    assert all(c["score"] is not None and c["score"] >= 0.9 for c in cuts), cuts

@@ -232,6 +232,23 @@ def test_memories_reach_the_start_in_their_own_words_expired_marked(
     assert "[expired" in line
 
 
+def test_a_memory_md_past_its_budget_is_said_and_the_start_keeps_its_budget(
+    root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    memory = root / "MEMORY.md"
+    facts = "".join(f"- Service {n} talks to the queue through adapter {n}.\n" for n in range(400))
+    text = "# Long-term memory\n\n## Active\n- Deploys go through staging first.\n"
+    memory.write_text(text + facts + "\n## Fading\n", encoding="utf-8")
+    context = start_codex(monkeypatch, capsys, root, "2026-05-25 13:00")
+    part = context.split("## Long-term memory")[1]
+    assert part.splitlines()[1].startswith("- MEMORY.md has 4"), part[:300]
+    assert "over its budget of 200" in part and "Deploys go through staging first." in part
+    assert "Service 399 talks" not in context  # the start's budget holds
+    assert upper_estimate(context) <= 1300
+    memory.write_text(text, encoding="utf-8")
+    assert "over its budget" not in start_codex(monkeypatch, capsys, root, "2026-05-25 13:05")
+
+
 def test_a_broken_board_still_gives_the_rest_of_the_start(
     root: Path,
     first: dict[str, str],

@@ -96,19 +96,7 @@ def cmd_memory_list(args: argparse.Namespace) -> int:
         emit_json(
             {
                 "ok": True,
-                "memories": [
-                    {
-                        "file": m.filename,
-                        "type": m.type,
-                        "name": m.name,
-                        "description": m.description,
-                        "updated": m.updated.isoformat() if m.updated else None,
-                        "expires": m.expires.isoformat() if m.expires else None,
-                        "stale": m.stale_reason(today),
-                        "lines": m.lines,
-                    }
-                    for m in rows
-                ],
+                "memories": [m.summary(today) for m in rows],
                 "problems": [{"file": f, "error": e} for f, e in listing.problems],
             }
         )

@@ -240,8 +240,11 @@ def _compose(
     files: list[str],
     seen: set[int] | None = None,
 ) -> tuple[str, int, list[str], list[str]]:
+    from .fit import named_before
+
     _redact(top, parts)
     dedupe(top, parts, seen)
+    files = [] if named_before(files, seen) else files  # said once, by the earlier document
     fitted = compose_within(top, parts, budget or budget_for(workspace, kind), files)
     return fitted.text, fitted.tokens, fitted.left_out, fitted.shortened
 
@@ -300,7 +303,7 @@ def build_start(
 ) -> Briefing:
     """The briefing at a new session's start (see the module docstring)."""
     from .roster import choose_handoff
-    from .work import work_parts
+    from .work_parts import work_parts
 
     now = clock.now()
     roster = _safe_roster(workspace)
@@ -375,7 +378,8 @@ def build_resume(
 ) -> Briefing:
     """After a compaction or on resume: this session's own work first, then the rest."""
     from .account_text import headline
-    from .work import read_sources, title_of, work_parts
+    from .work import read_sources
+    from .work_parts import title_of, work_parts
 
     src = read_sources(workspace, session_id, transcript, platform, home)
     roster = _safe_roster(workspace)
@@ -422,7 +426,7 @@ def build_handoff(
 ) -> Briefing:
     """One session's work in full, for the session (or person) that picks it up; ``seen``:
     what this session's start showed already, left out here (see ``fit.fact_keys``)."""
-    from .work import work_parts
+    from .work_parts import work_parts
 
     now = clock.now()
     src = _work_of(workspace, view, home, drift=True)

@@ -58,7 +58,9 @@ class Fitted:
 
 
 _MARKERS = re.compile(r"^\s*(?:[-*>]\s*)?(?:\[[a-z ]+\]\s*)?")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+#: a question and the answer after its arrow ("Shall I …? → yes") are one fact: split apart,
+#: a repeat of either would leave the other half alone on its line
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?!→)|(?<=[。！？])(?!\s*→)")
 _NON_WORD = re.compile(r"[\W_]+")
 #: sentences shorter than this (after normalising) may repeat: "tests passed", a file name
 _MIN_REPEAT = 20
@@ -202,10 +204,20 @@ def _compose(top: list[str], parts: list[Part], room: int, budget: int, files: l
             words.append("left out: " + ", ".join(left_out))
         if shortened:
             words.append("shortened: " + ", ".join(shortened))
-        where = f"; the whole of it is in {' and '.join(files)}" if files else ""
-        body.append(f"(To stay within {budget:,} tokens, {'; '.join(words)}{where}.)")
+        where = f" {whole_in(files)}" if files else ""
+        body.append(f"(To stay within {budget:,} tokens, {'; '.join(words)}.{where})")
     text = "\n\n".join(body)
     return Fitted(text, _tokens(text), left_out, shortened)
+
+
+def whole_in(files: list[str]) -> str:
+    """The sentence that says where the whole of a shortened document is."""
+    return f"The whole of it is in {' and '.join(files)}."
+
+
+def named_before(files: list[str], seen: set[int] | None) -> bool:
+    """Whether an earlier document (its ``fact_keys``) already said where the whole is."""
+    return bool(files and seen) and _key(_fact(whole_in(files))) in (seen or set())
 
 
 def compose_within(

@@ -128,7 +128,10 @@ def payload(
     elif step == PROMPT:
         data["prompt"] = text or ""
     elif step == COMPACT:
-        data["trigger"] = "auto"
+        # A cut falls anywhere in a session. Gemini CLI compresses on its own only near its
+        # threshold (and asks its PreCompress hook before every request, compressing or not),
+        # so a compression at an arbitrary moment is the user's /compress there.
+        data["trigger"] = "manual" if platform == "gemini" else "auto"
     elif step == TURN_END:
         data["stop_hook_active"] = False
         if platform == "gemini":

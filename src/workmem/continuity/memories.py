@@ -74,7 +74,7 @@ def _active_entries(workspace: Workspace, store: object, shown: set[str]) -> lis
         tiers = read_tiers(current[0])
     except Exception:
         return ["- MEMORY.md could not be read: `workmem doctor` says why."]
-    lines: list[str] = []
+    lines = _over_budget(workspace, current[0])
     blocks = [tiers.active_intro, *tiers.active.values()]
     for block in blocks:
         for line in block.splitlines():
@@ -88,3 +88,24 @@ def _active_entries(workspace: Workspace, store: object, shown: set[str]) -> lis
                 text = "- " + text
             lines.append(clip_words(text, 300))
     return lines
+
+
+def _over_budget(workspace: Workspace, text: str) -> list[str]:
+    """One line when MEMORY.md is past its line budget: the start then shows only its first
+    entries, and the rest waits for curation."""
+    from ..facts.curate import CurationSettings
+    from ..facts.memory_md import MAX_LINES
+    from ..facts.outline import line_count
+
+    try:
+        limit = CurationSettings.from_workspace(workspace).max_lines
+    except Exception:  # a bad [curate] setting is doctor's to report
+        limit = MAX_LINES
+    lines = line_count(text)
+    if lines <= limit:
+        return []
+    return [
+        f"- MEMORY.md has {lines} lines, over its budget of {limit}, so only its first entries "
+        "may fit here: `workmem curate` archives old dated entries (nothing is deleted); the "
+        "rest is for the user to trim."
+    ]

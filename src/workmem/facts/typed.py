@@ -150,6 +150,19 @@ class TypedMemory:
             return f"{self.type} not updated for {(today - updated).days} days"
         return None
 
+    def summary(self, today: date) -> dict[str, object]:
+        """The record every face lists (CLI ``--json``, MCP, the viewer): one shape for all."""
+        return {
+            "file": self.filename,
+            "type": self.type,
+            "name": self.name,
+            "description": self.description,
+            "updated": self.updated.isoformat() if self.updated else None,
+            "expires": self.expires.isoformat() if self.expires else None,
+            "stale": self.stale_reason(today),
+            "lines": self.lines,
+        }
+
 
 def parse_memory(path: Path, text: str, shown: str | None = None) -> TypedMemory:
     where = shown or str(path)

@@ -64,18 +64,7 @@ def register(server: MCPServer, served: Served, kinds: Kinds) -> None:
         kind = check_type(type) if type else None
         return {
             "memories": [
-                {
-                    "file": m.filename,
-                    "type": m.type,
-                    "name": m.name,
-                    "description": m.description,
-                    "updated": m.updated.isoformat() if m.updated else None,
-                    "expires": m.expires.isoformat() if m.expires else None,
-                    "stale": m.stale_reason(today),
-                    "lines": m.lines,
-                }
-                for m in listing.memories
-                if kind is None or m.type == kind
+                m.summary(today) for m in listing.memories if kind is None or m.type == kind
             ],
             "problems": [{"file": f, "error": e} for f, e in listing.problems],
         }

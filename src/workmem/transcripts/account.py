@@ -326,12 +326,13 @@ def is_follow_up(request: str) -> bool:
 
 
 def meaningful_words(text: str) -> int:
-    """Words that carry meaning (three letters or more, no filler; a CJK character each)."""
-    return sum(
-        1
-        for w in _WORD.findall(text.lower())
-        if (len(w) >= 3 or not w.isascii()) and w not in _FILLER
-    )
+    """Words that carry meaning: three letters or more and no filler; in Chinese, Japanese
+    and Korean a word is about two characters, so two characters count as one ("怎么样了",
+    how is it going, is a nudge of two words, not a request of four)."""
+    found = [w for w in _WORD.findall(text.lower()) if w not in _FILLER]
+    letters = sum(1 for w in found if w.isascii() and len(w) >= 3)
+    characters = sum(1 for w in found if not w.isascii())
+    return letters + characters // 2
 
 
 def build_account(transcript: Transcript, facts: TranscriptFacts | None = None) -> SessionAccount:

@@ -41,21 +41,9 @@ class LongTermPage:
         return {
             "path": self.path,
             "text": self.text,
-            "memories": [memory_summary(m, self.today) for m in self.memories],
+            "memories": [m.summary(self.today) for m in self.memories],
             "problems": [{"file": f, "error": e} for f, e in self.problems],
         }
-
-
-def memory_summary(memory: TypedMemory, today: date) -> dict[str, object]:
-    return {
-        "file": memory.filename,
-        "name": memory.name,
-        "type": memory.type,
-        "description": memory.description,
-        "updated": memory.updated.isoformat() if memory.updated else None,
-        "expires": memory.expires.isoformat() if memory.expires else None,
-        "stale": memory.stale_reason(today),
-    }
 
 
 @dataclass(frozen=True)
@@ -69,7 +57,7 @@ class TypedPage:
     def to_dict(self) -> dict[str, object]:
         front = {k: str(v) for k, v in self.memory.front.data.items()}
         return {
-            **memory_summary(self.memory, self.today),
+            **self.memory.summary(self.today),
             "path": self.path,
             "frontmatter": front,
             "body": self.memory.body,
