@@ -19,6 +19,7 @@ normalised 0.639; on the holdout 0.569 -> 0.623).
 from __future__ import annotations
 
 import calendar
+import contextlib
 import hashlib
 import sqlite3
 from collections.abc import Iterator
@@ -184,3 +185,61 @@ def stored_embed_views(con: sqlite3.Connection, ids: list[int]) -> dict[int, Emb
             before, after = near.get(seq - 1), near.get(seq + 1)
         out[chunk_id] = embed_views(title, text, before, after)
     return out
+
+
+def store_chunks(
+    con: sqlite3.Connection,
+    file: kinds.MemoryFile,
+    chunks: list[Chunk],
+    kept: dict[str, list[tuple[str, bytes]]],
+) -> int:
+    """Insert a file's chunks (redacted first) with their FTS columns; a vector in ``kept``
+    whose embedding text is unchanged goes back to its chunk. Returns the chunks stored."""
+    stored = 0
+    for row, body, ctx, sec in chunk_records(file, _redacted(chunks)):
+        cursor = con.execute(
+            "INSERT INTO chunks(cid, path, kind, seq, line_start, line_end, date, session_id,"
+            " title, label, text, tokens, ehash, item) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            row,
+        )
+        rowid = cursor.lastrowid
+        con.execute(
+            "INSERT INTO chunks_fts(rowid, body, ctx, sec) VALUES (?,?,?,?)",
+            (rowid, body, ctx, sec),
+        )
+        ehash = str(row[-2])
+        for model, vec in kept.get(ehash, []):
+            con.execute(
+                "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) VALUES (?,?,?,?)",
+                (rowid, model, ehash, vec),
+            )
+        stored += 1
+    return stored
+
+
+def _redacted(chunks: list[Chunk]) -> list[Chunk]:
+    """Chunks as the index may hold them: no secret enters it, whoever wrote the file."""
+    from ..redact import redact
+
+    for chunk in chunks:
+        chunk.text = redact(chunk.text)[0]
+        chunk.title = redact(chunk.title)[0]
+        chunk.headings = [redact(heading)[0] for heading in chunk.headings]
+    return chunks
+
+
+def kept_vectors(con: sqlite3.Connection, rel: str) -> dict[str, list[tuple[str, bytes]]]:
+    """Stored vectors of a file's chunks by embedding-text hash, to keep across re-chunking."""
+    found: dict[str, list[tuple[str, bytes]]] = {}
+    rows = con.execute(
+        "SELECT v.ehash, v.model, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk"
+        " WHERE c.path = ?",
+        (rel,),
+    ).fetchall()
+    with contextlib.suppress(sqlite3.OperationalError):  # no old index attached
+        rows += con.execute(
+            "SELECT ehash, model, vec FROM carried WHERE path = ?", (rel,)
+        ).fetchall()
+    for ehash, model, vec in rows:
+        found.setdefault(ehash, []).append((model, vec))
+    return found
