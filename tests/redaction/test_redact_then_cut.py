@@ -198,7 +198,6 @@ _DISPLAY_ONLY = {
     "cli/output.py",  # a table column on the terminal
     "web/app.py",  # a query echoed in the viewer
     "web/memory_reader.py",  # a day or a memory name from a URL, echoed in its error
-    "retrieval/search.py",  # a query echoed in a message
     "journal/budget.py",  # the loader's context, cut from memory files already redacted
     "demo.py",
 }

@@ -72,6 +72,16 @@ def test_bad_arguments_are_usage_errors(ws: Path, capsys: pytest.CaptureFixture[
     assert code == 3
 
 
+def test_what_a_search_echoes_back_is_redacted(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "ghp_" + "a1B2" * 9  # a GitHub token's shape
+    code, _, err = run(["search", "x", "--since", token], capsys)
+    assert code == 2 and token[:12] not in err and "[REDACTED:" in err
+    code, out, _ = run(["search", f"nothing-like-this {token}"], capsys)
+    assert code == 0 and "No memory matches" in out and token[:12] not in out
+
+
 def test_reindex_reports_problems(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["reindex", "--full"], capsys)
     assert code == 0 and "Rebuilt" in out
@@ -108,3 +118,70 @@ def test_bench_locomo_json(tmp_path: Path, ws: Path, capsys: pytest.CaptureFixtu
     assert code == 2
     code, _, err = run(["bench", "locomo", "--data", str(data), "--k", "0"], capsys)
     assert code == 2
+
+
+@pytest.mark.parametrize("question", ["", "   ", "\n\t"])
+def test_an_empty_question_is_a_usage_error_saying_what_to_give(
+    ws: Path, capsys: pytest.CaptureFixture[str], question: str
+) -> None:
+    code, _, err = run(["search", question], capsys)
+    assert code == 2 and "Give a few words to search for" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("question", ["?!...", "what is it", "😀🎉", "— … ?"])
+def test_a_question_with_no_words_says_so(
+    ws: Path, capsys: pytest.CaptureFixture[str], question: str
+) -> None:
+    code, out, err = run(["search", question], capsys)
+    assert code == 0 and "has no words to search for" in out and not err
+    code, out, _ = run(["search", question, "--json"], capsys)
+    payload = json.loads(out)
+    assert payload["hits"] == [] and "has no words to search for" in payload["notices"][0]
+
+
+def test_a_question_about_a_day_with_no_entries_says_so_in_its_language(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["search", "what did we do on 2025-01-10"], capsys)
+    assert code == 0 and "Nothing in memory is dated 2025-01-10" in out
+    code, out, _ = run(["search", "sqlite on 2025-01-10"], capsys)
+    assert "the closest matches are shown" in out and "Database choice" in out
+    code, out, _ = run(["search", "上週二做了什麼"], capsys)  # the clock: Monday 2026-05-25
+    assert code == 0 and "記憶裡沒有 2026-05-19 的內容" in out
+
+
+def test_a_very_long_or_mixed_question_is_answered_from_its_start(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["search", "sqlite 收工 " + "stack trace line " * 5000], capsys)
+    assert code == 0 and "Only the first 2,000 characters" in out
+    assert "Database choice" in out and "收工" in out
+    code, out, _ = run(["search", "SQLite の 収工 데이터 收工"], capsys)
+    assert code == 0 and "17:40 收工" in out
+
+
+def test_an_install_without_bytecode_keeps_it_in_the_user_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import sys
+
+    from workmem import cli
+
+    compiled = {"yes": True}
+    monkeypatch.setattr(cli, "_compiled", lambda package: compiled["yes"])
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setenv("WORKMEM_CACHE_DIR", str(tmp_path / "cache"))
+    assert cli.bytecode_cache() is None  # compiled at install time: nothing changes
+    compiled["yes"] = False
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert cli.bytecode_cache() is None  # Python writes it beside the modules itself
+    # never compiled, and nothing may be written beside the modules: the user cache
+    for read_only, no_bytecode in ((True, False), (False, True)):
+        monkeypatch.setattr(sys, "pycache_prefix", None)
+        monkeypatch.setattr(sys, "dont_write_bytecode", no_bytecode)
+        monkeypatch.setattr(os, "access", lambda path, mode, ro=read_only: not ro)
+        assert cli.bytecode_cache() == str(tmp_path / "cache" / "pycache")
+        assert sys.pycache_prefix == str(tmp_path / "cache" / "pycache")
+        assert sys.dont_write_bytecode is False

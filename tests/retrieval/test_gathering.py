@@ -66,7 +66,9 @@ def test_hostile_questions_are_read_in_linear_time() -> None:
     for text in ("what " + "s" * 200_000, "### |" * 50_000, "what " + "ab " * 80_000):
         started = time.perf_counter()
         assert not asks_for_several(text)
-        assert time.perf_counter() - started < 1.0
+        # generous on a busy machine (1.2 s seen at load 13): what it guards against,
+        # backtracking over 200,000 characters, takes minutes
+        assert time.perf_counter() - started < 10.0
     assert asks_for_several("| how many | rows |")
 
 

@@ -36,6 +36,7 @@ from workmem.root import Workspace
         ("memory/relay-snapshot.md", kinds.RELAY, None, None),
         ("memory/relay-archive/2026-05-20-101500.md", kinds.RELAY, None, "2026-05-20"),
         ("memory/resumption.md", kinds.RESUMPTION, None, None),
+        ("memory/state.json", kinds.PENDING, None, None),
     ],
 )
 def test_classify(rel: str, kind: str, session: str | None, day: str | None) -> None:
@@ -48,7 +49,6 @@ def test_classify(rel: str, kind: str, session: str | None, day: str | None) -> 
     "rel",
     [
         "memory/log-index.md",
-        "memory/state.json",
         "memory/daily/2026-05-24.md",
         "memory/.workmem/search.sqlite",
         "memory/.index.md.123.0.tmp",

@@ -9,7 +9,7 @@ import pytest
 
 from workmem.errors import OutsideRootError
 from workmem.retrieval import index as index_module
-from workmem.retrieval import search as search_module
+from workmem.retrieval import settings as search_module
 from workmem.retrieval.search import search_settings
 from workmem.root import Workspace
 

@@ -29,7 +29,11 @@ def write(path: Path, text: str) -> None:
 
 @pytest.fixture
 def ws(root: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    import workmem.retrieval.vectors as vectors
+
     monkeypatch.delenv("WORKMEM_EMBEDDER", raising=False)
+    # what is stored and reused, not a search's budget: one search embeds the fixture
+    monkeypatch.setattr(vectors, "QUERY_BATCH", 16)
     write(
         root / "memory" / "2026-05-24.md",
         "# 2026-05-24\n\n### Car\n\nThe car would not start this morning, the battery was flat."
@@ -139,9 +143,10 @@ def test_openai_compatible_endpoint(
     ws: Workspace, endpoint: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WORKMEM_EMBED_KEY", "test-key")
+    # warming off: the search embeds what is missing itself (one batch here)
     write(
         ws.root / "workmem.toml",
-        f'[search]\nembedder = "openai:tiny-embed"\nembed_url = "{endpoint}"\n',
+        f'[search]\nembedder = "openai:tiny-embed"\nembed_url = "{endpoint}"\nwarm = false\n',
     )
     hits = search(ws, "sqlite storage")
     assert "Storage" in [h.title for h in hits[:2]]
@@ -340,3 +345,11 @@ def test_a_repeated_query_is_embedded_once_and_an_error_is_not_kept() -> None:
         QueryVector(model, f"query {n}").result()
     QueryVector(model, "parser decision").result()
     assert calls.count("parser decision") == 2
+
+
+@pytest.mark.parametrize("question", ["?!...", "what is it", "😀🎉", "— … ?"])
+def test_a_question_with_no_words_brings_no_dense_neighbours(ws: Workspace, question: str) -> None:
+    # a model places punctuation or stop words somewhere too: the nearest chunks to it
+    # answer nothing, and the face says the question has no words to search for
+    assert search(ws, "sqlite storage", embedder="hash:64")
+    assert search(ws, question, embedder="hash:64") == []

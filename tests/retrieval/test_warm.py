@@ -6,9 +6,11 @@ import os
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from workmem.errors import LockTimeoutError
 from workmem.files.locks import FileLock
 from workmem.retrieval import warm
 from workmem.retrieval.index import SearchIndex
@@ -120,6 +122,55 @@ def test_the_warmer_embeds_and_a_query_never_waits_for_it(
         assert ensure_vectors(index, con, model, budget_s=1.0, wait=0.0) == 1
 
 
+def vector_total(workspace: Workspace) -> int:
+    with SearchIndex(workspace).connect() as con:
+        return int(con.execute("SELECT count(*) FROM vectors").fetchone()[0])
+
+
+def test_a_dense_search_hands_missing_vectors_to_the_warmer_and_embeds_none_itself(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (ws.root / "workmem.toml").write_text('[search]\nembedder = "hash"\n', encoding="utf-8")
+    for n in range(6):
+        entry(ws.root, "2026-05-22", f"0{n}:00 Note {n}", f"Entry number {n} about caching.")
+    started: list[object] = []
+    real_start = warm._start
+
+    def start(workspace: Workspace) -> subprocess.Popen[bytes]:
+        proc = real_start(workspace)
+        started.append(proc)
+        return proc
+
+    monkeypatch.setattr(warm, "_start", start)
+    hits = search(ws, "caching entry")
+    assert hits  # ranked by their words meanwhile
+    assert len(started) == 1  # one warmer asked for
+    proc = started[0]
+    assert isinstance(proc, subprocess.Popen)
+    assert proc.wait(timeout=120) == 0
+    assert vector_total(ws) == 7  # the warmer embedded the six entries and the fixture's one
+    search(ws, "caching entry")
+    assert len(started) == 1  # complete: nothing more is asked for
+
+
+def test_with_warming_off_a_dense_search_embeds_one_small_batch_itself(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.retrieval.vectors import QUERY_BATCH
+
+    (ws.root / "workmem.toml").write_text(
+        '[search]\nembedder = "hash"\nwarm = false\n', encoding="utf-8"
+    )
+    for n in range(5):
+        entry(ws.root, "2026-05-22", f"0{n}:00 Note {n}", f"Entry number {n} about caching.")
+    monkeypatch.setattr(warm, "_start", lambda workspace: pytest.fail("no warmer when off"))
+    assert search(ws, "caching entry")
+    assert vector_total(ws) == QUERY_BATCH == 1  # one chunk: the search stays cheap
+    for _ in range(5):
+        search(ws, "caching entry")
+    assert vector_total(ws) == 6  # the next searches caught up
+
+
 def test_a_failing_warmer_logs_and_costs_no_results(ws: Workspace) -> None:
     # an endpoint that is not there: the words are indexed, the embedding fails
     (ws.root / "workmem.toml").write_text(
@@ -206,3 +257,68 @@ def test_a_planted_link_never_leads_a_request_out_of_the_root(
     assert outside.read_text(encoding="utf-8") == "keep me"
     assert not (tmp_path / "outside.log").exists()
     assert warm.warm(ws) is True  # a warmer reads no token through it either
+
+
+def test_embedding_holds_no_index_lock_while_the_model_runs(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workmem.retrieval.embedders import Hashing
+
+    index = SearchIndex(ws)
+    held: list[bool] = []
+
+    class Probing(Hashing):
+        def passages(self, texts: Any) -> Any:
+            probe = index.lock(timeout=0)
+            try:
+                probe.acquire()  # a search's refresh would get the lock now
+            except LockTimeoutError:
+                held.append(True)
+            else:
+                probe.release()
+                held.append(False)
+            return super().passages(texts)
+
+    for n in range(5):
+        entry(ws.root, "2026-05-22", f"0{n}:00 Note {n}", f"Entry number {n} about caching.")
+    with index.connect() as con:
+        index.refresh(con)
+        assert ensure_vectors(index, con, Probing(64), batch_size=2) == 6
+    assert held and not any(held)
+
+
+def test_a_vector_is_stored_only_for_the_text_it_was_made_from(ws: Workspace) -> None:
+    import numpy as np
+
+    from workmem.retrieval.embedders import Hashing
+    from workmem.retrieval.vectors import _store
+
+    index = SearchIndex(ws)
+    with index.connect() as con:
+        cid, ehash = con.execute("SELECT id, ehash FROM chunks").fetchone()
+        matrix = np.zeros((2, 64), dtype=np.float16)
+        # the chunk was re-chunked meanwhile (another hash), or is gone (another id)
+        assert _store(index, con, Hashing(64), [(cid, "stale"), (cid + 99, ehash)], matrix, 1) == 0
+        assert _store(index, con, Hashing(64), [(cid, ehash)], matrix, 1) == 1
+        with index.lock():
+            assert _store(index, con, Hashing(64), [(cid, ehash)], matrix, 0) is None
+
+
+def test_the_warmer_refreshes_at_normal_priority_and_embeds_at_a_low_one(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (ws.root / "workmem.toml").write_text('[search]\nembedder = "hash"\n', encoding="utf-8")
+    entry(ws.root, "2026-05-22", "09:00 Note", "Entry about caching.")
+    order: list[str] = []
+    real_refresh = SearchIndex.refresh
+
+    def refresh(self: SearchIndex, con: Any, **kwargs: Any) -> Any:
+        order.append("refresh")
+        return real_refresh(self, con, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "refresh", refresh)
+    monkeypatch.setattr(os, "nice", lambda step: order.append(f"nice {step}"))
+    monkeypatch.setattr(warm, "_LOWERED", False)
+    warm._refresh(ws)
+    warm._refresh(ws)
+    assert order == ["refresh", "nice 10", "refresh"]

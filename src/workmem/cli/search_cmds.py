@@ -31,10 +31,16 @@ def _kinds(values: list[str] | None) -> list[str] | None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from .. import clock
+    from ..i18n import message
+    from ..retrieval.notices import notices
     from ..retrieval.search import search
 
+    workspace = _workspace(args)
+    if not args.query.strip():
+        raise UsageError(message(workspace, "search.empty"))
     hits = search(
-        _workspace(args),
+        workspace,
         args.query,
         k=args.k,
         kinds=_kinds(args.kind),
@@ -43,18 +49,37 @@ def cmd_search(args: argparse.Namespace) -> int:
         session=args.session,
         embedder=args.embedder,
     )
+    said = notices(workspace, args.query, hits, clock.now().date())
     if wants_json(args):
         emit_json(
-            {"ok": True, "query": args.query, "hits": [h.to_dict(compact=True) for h in hits]}
+            {
+                "ok": True,
+                "query": args.query,
+                "hits": [h.to_dict(compact=True) for h in hits],
+                "notices": said,
+            }
         )
         return 0
+    for line in said:
+        say(line)
     if not hits:
-        say(f"No memory matches {args.query!r}.")
+        if not said:
+            say(f"No memory matches {_shown(args.query)}.")
         return 0
     rows = [[h.id, h.date or "-", h.kind, h.title, h.snippet, str(h.tokens)] for h in hits]
     say(table(["ID", "Date", "Kind", "Title", "Snippet", "Tokens"], rows, max_width=60))
+    for hit in hits:
+        if hit.also:
+            say(f"{hit.id} also in: {', '.join(hit.also)}")
     say("\n`workmem get ID` shows a hit whole; `workmem timeline ID` what surrounds it.")
     return 0
+
+
+def _shown(query: str) -> str:
+    """The question as echoed back: one line, not a pasted log."""
+    from ..files.freetext import shorten
+
+    return repr(shorten(query, 81, fold=True))
 
 
 def _show_hit(hit: Any) -> None:

@@ -73,8 +73,11 @@ def run_fail_open(
     ``workspace`` says where to log; it is asked only after a failure, and may answer
     ``None`` (the root was never found, e.g. the payload's folder does not exist).
     """
+    from ..retrieval.inhook import hook
+
     try:
-        with deadline(seconds):
+        # searches in a hook use words only: no model is loaded, nothing is embedded
+        with hook(), deadline(seconds):
             return work()
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):

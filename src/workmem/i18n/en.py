@@ -50,6 +50,14 @@ MESSAGES: dict[str, str] = {
     ),
     "zone.checkpoint": "Context is past half: saving a memory checkpoint.",
     "zone.full_save": "Context is nearly full: continue in a new session. Memory is saved.",
+    # what search says about a question it could not answer as asked
+    "search.empty": 'Give a few words to search for, e.g. workmem search "what did we decide".',
+    "search.no_words": "{query} has no words to search for: ask with a few words you remember.",
+    "search.nothing_dated": "Nothing in memory is dated {span}.",
+    "search.nothing_dated_closest": (
+        "Nothing in memory is dated {span}; the closest matches are shown."
+    ),
+    "search.cut": "Only the first {chars} characters of the question were searched.",
     # confirmations of the workflows a trigger phrase runs
     "flow.failed": "{workflow} failed: {error}",
     "flow.updated": (

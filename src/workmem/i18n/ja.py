@@ -50,6 +50,14 @@ MESSAGES: dict[str, str] = {
     "zone.full_save": (
         "コンテキストがもうすぐいっぱいです。新しい会話で続けてください。記憶は保存済みです。"
     ),
+    # what search says about a question it could not answer as asked
+    "search.empty": (
+        '検索する言葉をいくつか指定してください（例: workmem search "何を決めたか"）。'
+    ),
+    "search.no_words": "{query} には検索できる言葉がありません。覚えている言葉で聞いてください。",
+    "search.nothing_dated": "{span} の記録はありません。",
+    "search.nothing_dated_closest": "{span} の記録はありません。最も近い結果を表示します。",
+    "search.cut": "質問の最初の {chars} 文字だけを検索しました。",
     "flow.failed": "{workflow} に失敗しました: {error}",
     "flow.updated": (
         "メモリセッション {sid} を更新しました（状態 active）。"

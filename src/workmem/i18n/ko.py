@@ -48,6 +48,14 @@ MESSAGES: dict[str, str] = {
     ),
     "zone.checkpoint": "컨텍스트가 절반을 넘었습니다. 기억 체크포인트를 저장합니다.",
     "zone.full_save": "컨텍스트가 거의 찼습니다. 새 대화에서 이어가세요. 기억은 저장되었습니다.",
+    # what search says about a question it could not answer as asked
+    "search.empty": '검색할 단어를 몇 개 주세요. 예: workmem search "무엇을 결정했나".',
+    "search.no_words": "{query} 에는 검색할 단어가 없습니다. 기억나는 단어로 물어보세요.",
+    "search.nothing_dated": "{span} 날짜의 기록이 없습니다.",
+    "search.nothing_dated_closest": (
+        "{span} 날짜의 기록이 없습니다. 가장 가까운 결과를 보여 줍니다."
+    ),
+    "search.cut": "질문의 처음 {chars}자만 검색했습니다.",
     "flow.failed": "{workflow} 실패: {error}",
     "flow.updated": (
         "메모리 세션 {sid}을(를) 업데이트했습니다(상태 active). "

@@ -46,6 +46,12 @@ MESSAGES: dict[str, str] = {
     "relay.footer": "---\n⚠️ 上下文 {pct}%，建议 /compact 或 /new 开新会话。当前进度已自动保存。",
     "zone.checkpoint": "上下文已过半，先存个记忆检查点。",
     "zone.full_save": "上下文快满了，建议开新对话继续。记忆已保存。",
+    # what search says about a question it could not answer as asked
+    "search.empty": '请给几个要搜索的词，例如 workmem search "我们决定了什么"。',
+    "search.no_words": "{query} 没有可搜索的词：请用几个记得的词来问。",
+    "search.nothing_dated": "记忆里没有 {span} 的内容。",
+    "search.nothing_dated_closest": "记忆里没有 {span} 的内容；以下是最接近的结果。",
+    "search.cut": "只搜索了问题的前 {chars} 个字符。",
     "flow.failed": "{workflow} 失败：{error}",
     "flow.updated": (
         "记忆 session {sid} 已更新（状态 active）；已合并快照 memory/sessions/{sid}.md。"

@@ -45,6 +45,12 @@ MESSAGES: dict[str, str] = {
     "relay.footer": "---\n⚠️ 上下文 {pct}%，建議 /compact 或 /new 開新會話。當前進度已自動保存。",
     "zone.checkpoint": "上下文已過半，先存個記憶檢查點。",
     "zone.full_save": "上下文快滿了，建議開新對話繼續。記憶已保存。",
+    # what search says about a question it could not answer as asked
+    "search.empty": '請給幾個要搜尋的字，例如 workmem search "我們決定了什麼"。',
+    "search.no_words": "{query} 沒有可搜尋的字：請用幾個記得的詞來問。",
+    "search.nothing_dated": "記憶裡沒有 {span} 的內容。",
+    "search.nothing_dated_closest": "記憶裡沒有 {span} 的內容；以下是最接近的結果。",
+    "search.cut": "只搜尋了問題的前 {chars} 個字元。",
     "flow.failed": "{workflow} 失敗：{error}",
     "flow.updated": (
         "記憶 session {sid} 已更新（狀態 active）；已合併快照 memory/sessions/{sid}.md。"

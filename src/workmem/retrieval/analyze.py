@@ -1,23 +1,29 @@
 """Turning text into index terms and queries, for English and for CJK alike.
 
-SQLite's FTS5 does the heavy lifting (BM25, the Porter stemmer), but two things it cannot
-do are done here before text reaches it:
+SQLite's FTS5 does the heavy lifting (BM25), but what it cannot do is done here before
+text reaches it:
 
 * English stopwords: FTS5 has no stopword list, and question words ("what", "when", "did")
-  would otherwise dominate short queries.
+  would otherwise dominate short queries. A question's filler ("tell me", "anything",
+  "happened") is left out of the query as well, but never out of the text.
+* English word families: each word becomes its ``stemming.stem`` (decide and decision,
+  chose and choose share one term), in the text and in the query alike.
 * CJK: ``unicode61`` keeps a run of Chinese characters as one token and the ``trigram``
   tokenizer cannot match a 2-character word such as 收工. Each CJK run becomes its
   overlapping character bigrams (the last character of a run also on its own), so any
   word of two or more characters is a phrase of bigrams and a single character is a
-  prefix query.
+  prefix query. A question's own words (什麼, 哪個, 為什麼, 嗎) are cut out of a query's
+  runs first, so that they neither match nor glue their neighbours into false bigrams.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from . import bounds
+from .stemming import stem
 
 _CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -49,6 +55,22 @@ _STOPWORD_TEXT = """
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
+#: Words that ask rather than name: left out of a query (never out of the text) when it
+#: has other words. "tell me what happened with the deploy" is about the deploy.
+_FILLER_TEXT = """
+    tell remind remember recall know please anything something everything stuff thing
+    things kind sort happen happened happening going get got getting done say said
+    mention mentioned talk talked actually exactly again already still yet look looking
+    find show give see seen let like
+"""
+FILLER = frozenset(_FILLER_TEXT.split())
+#: A question's own words in Chinese and Japanese, cut out of a query's CJK runs.
+_CJK_QUESTION = re.compile(
+    "為什麼|为什么|什麼|什么|哪個|哪个|哪些|哪裡|哪里|哪一|怎麼|怎么|怎樣|怎样|如何|多少"
+    "|是不是|有沒有|有没有|請問|请问|告訴我|告诉我|我們|我们|你們|你们|一下|做了|做過|在忙"
+    "|[的了嗎吗呢吧]|ですか|ました|でしたか|何|どの|どこ|いつ|なぜ"
+)
+
 
 def has_cjk(text: str) -> bool:
     return _CJK_CHAR.search(text) is not None
@@ -63,10 +85,24 @@ def cjk_grams(run: str) -> list[str]:
     return grams
 
 
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
 def words(text: str) -> list[str]:
-    """Non-CJK words, lower-cased, apostrophes normalised, stopwords kept."""
+    """Non-CJK words, lower-cased, apostrophes normalised, stopwords kept.
+
+    An identifier written in camel case is also its parts ("TokenUsage" -> tokenusage,
+    token, usage), so a question in plain words finds the code names a memory records.
+    """
     plain = _CJK_RUN.sub(" ", text)
-    return [w.lower().replace("’", "'") for w in _WORD.findall(plain)]
+    found: list[str] = []
+    for word in _WORD.findall(plain):
+        found.append(word.lower().replace("’", "'"))
+        if "'" not in word and "’" not in word and not (word.islower() or word.isupper()):
+            parts = _CAMEL_PART.findall(word)
+            if len(parts) > 1:  # "Caroline" is one part
+                found.extend(part.lower() for part in parts)
+    return found
 
 
 def content_words(text: str) -> list[str]:
@@ -84,35 +120,77 @@ def content_words(text: str) -> list[str]:
 def index_terms(text: str) -> str:
     """The text FTS5 indexes: content words and CJK grams, space-separated.
 
-    The Porter stemmer of the FTS5 table stems the words; CJK grams pass through it as
-    they are.
+    Words are stemmed here (``stemming``), so the FTS5 table only splits on spaces.
     """
-    terms = content_words(text)
+    terms = [stem(word) for word in content_words(text)]
     for run in _CJK_RUN.findall(text):
         terms.extend(cjk_grams(run))
     return " ".join(terms)
 
 
-def _quote(term: str) -> str:
+def quote(term: str) -> str:
+    """``term`` as one FTS5 string atom."""
     return '"' + term.replace('"', '""') + '"'
+
+
+@lru_cache(maxsize=256)
+def _query_words(query: str) -> tuple[str, ...]:
+    found = content_words(query)
+    kept = [w for w in found if w not in FILLER] or found
+    if not kept:
+        kept = [w for w in words(query) if len(w) > 1]
+    return tuple(dict.fromkeys(stem(w) for w in kept))
+
+
+def query_words(query: str) -> list[str]:
+    """A query's English terms: content words without filler, stemmed.
+
+    A query of stopwords and filler only ("what is it", "tell me everything") still means
+    something: its longer words are used then.
+    """
+    return list(_query_words(query))
+
+
+def query_runs(query: str) -> list[str]:
+    """A query's CJK runs with its question words cut out (see the module docstring)."""
+    return _CJK_RUN.findall(_CJK_QUESTION.sub(" ", query))
+
+
+def has_words(query: str) -> bool:
+    """True when ``query`` holds a word search can match: not only question words, stop
+    words, punctuation or emoji (those are never indexed, and a model's nearest chunks to
+    them answer nothing)."""
+    return bool(content_words(query) or query_runs(query))
 
 
 def query_terms(query: str) -> list[str]:
     """FTS5 query atoms for ``query``: words, CJK bigram phrases, single-character prefixes;
     the first ``MAX_TERMS`` distinct ones (``bounds``)."""
-    atoms: list[str] = []
-    found = content_words(query)
-    if not found:
-        # A query of stopwords only ("what is it") still means something.
-        found = [w for w in words(query) if len(w) > 1]
-    atoms.extend(_quote(w) for w in dict.fromkeys(found))
-    for run in _CJK_RUN.findall(query):
+    from .vocabulary import asked_families
+
+    atoms = [quote(w) for w in query_words(query)]
+    # the term a question's form adds matches the sections an entry is filed under only
+    atoms += [f"sec:{quote(stem(family.term))}" for family in asked_families(query)]
+    for run in query_runs(query):
         if len(run) == 1:
-            atoms.append(_quote(run) + "*")
+            atoms.append(quote(run) + "*")
             continue
         grams = [run[i : i + 2] for i in range(len(run) - 1)]
-        atoms.extend(_quote(g) for g in dict.fromkeys(grams))
+        atoms.extend(quote(g) for g in dict.fromkeys(grams))
     return list(dict.fromkeys(atoms))[: bounds.MAX_TERMS]
+
+
+def asked_terms(query: str) -> set[str]:
+    """The terms a heading is compared with (``ranking.title_match``): the query's stemmed
+    words, the terms of the section families its form asks for, and the bigrams of its
+    CJK runs, as ``index_terms`` makes them of a heading."""
+    from .vocabulary import asked_families
+
+    terms = set(query_words(query))
+    terms.update(stem(family.term) for family in asked_families(query))
+    for run in query_runs(query):
+        terms.update(cjk_grams(run))
+    return terms
 
 
 def fts_query(query: str) -> str | None:

@@ -5,6 +5,11 @@ structure people write: a table row (one board session), a list item with its ne
 lines (one decision), a run of prose under a heading (one daily-log entry), one event of
 ``events.json``. Every chunk keeps its provenance (line range, date, session) so
 ``workmem get`` can point at the exact lines of the file that is the truth.
+
+What a template wrote is left out (``boilerplate``): prompt lines, starter paragraphs,
+metadata tables, empty section headings. A metadata table's topic is kept as what the
+whole file is about (``Chunk.about``): it is searched with every chunk of the file and
+names the session in a hit's title.
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ from ..errors import FormatError
 from ..files.sections import is_placeholder_text
 from ..files.tables import is_separator, is_table_line, split_cells, unescape_cell
 from ..i18n import placeholders
-from . import kinds
+from . import boilerplate, kinds
 from .dates import first_date
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+#: A list item that only names what the items nested under it are ("- Decisions:").
+_LABEL_ITEM = re.compile(r"^[-*+]\s+([^:\n]{1,40}?)\s*[:：]\s*$")
 #: Prose longer than this is cut at line boundaries so a hit stays quotable.
 MAX_CHUNK_CHARS = 1500
 #: A single line longer than this is cut into pieces (all citing the same line).
@@ -36,8 +43,15 @@ class Chunk:
     line_end: int
     title: str = ""
     headings: list[str] = field(default_factory=list)
+    #: A list item or a table row: an entry of its own, whose neighbours are other entries.
+    item: bool = False
     date: str | None = None
     session_id: str | None = None
+    #: What the whole file is about (a session's topic), searched with the chunk.
+    about: str = ""
+    #: The label item this is nested under ("- Decisions:"), named in a hit's title only
+    #: (as a heading it ranked worse on the natural questions' tuning part).
+    group: str = ""
 
 
 @dataclass
@@ -50,7 +64,14 @@ class _Section:
 
 def chunk_file(file: kinds.MemoryFile, text: str) -> list[Chunk]:
     """All chunks of one file, in file order; raises ``FormatError`` on unreadable JSON."""
-    chunks = chunk_events(text, file.rel) if file.kind == kinds.EVENT else chunk_markdown(text)
+    if file.kind == kinds.EVENT:
+        chunks = chunk_events(text, file.rel)
+    elif file.kind == kinds.PENDING:
+        from .pending import chunk_pending
+
+        chunks = chunk_pending(text, file.rel)
+    else:
+        chunks = chunk_markdown(text, file.kind)
     for chunk in chunks:
         if file.kind == kinds.BOARD:
             continue  # each row carries its own date and session
@@ -74,25 +95,41 @@ def _frontmatter(lines: list[str]) -> tuple[dict[str, str], int]:
     return {}, 0
 
 
-def chunk_markdown(text: str) -> list[Chunk]:
+#: Kinds whose empty headings can be entries ("### 17:40 收工"); elsewhere an empty
+#: heading is a template's section with nothing in it yet.
+_HEADING_ENTRY_KINDS = frozenset({None, kinds.DAILY})
+#: The notes file's section naming its session: what every chunk of the file is about.
+SESSION_TITLE = "session title"
+
+
+def chunk_markdown(text: str, kind: str | None = None) -> list[Chunk]:
+    """The chunks of a markdown memory file; ``kind`` (``kinds``) says what it is."""
     lines = text.split("\n")
     meta, body_start = _frontmatter(lines)
     sections = _sections(lines, body_start)
     chunks: list[Chunk] = []
     stack: list[_Section] = []
+    about: list[str] = []
     for index, section in enumerate(sections):
         while stack and stack[-1].level >= section.level and section.level > 0:
             stack.pop()
         if section.level > 0:
             stack.append(section)
         headings = [s.title for s in stack]
-        found = _blocks(section.body)
-        if not found and section.level > 0:
+        found = _blocks(section.body, about)
+        if section.title.casefold() == SESSION_TITLE and found:
+            about.extend(chunk.text for chunk in found if chunk.text not in about)
+        if section.level <= 1 and kind in kinds.PREAMBLE_KINDS:
+            found = []  # the relay snapshot's header: time, model, context use
+        if not found and section.level > 0 and kind in _HEADING_ENTRY_KINDS:
             following = sections[index + 1] if index + 1 < len(sections) else None
             if following is None or following.level <= section.level:
                 found = [Chunk(section.title, section.line, section.line)]
-        # A template's "None" says nothing; as a hit it would only crowd out real ones.
+        # A template's "None" says nothing; as a hit it would only crowd out real ones. A
+        # starter paragraph sits above a file's first section, so only there is it looked for.
         found = [chunk for chunk in found if not is_placeholder_text(chunk.text)]
+        if section.level <= 1:
+            found = [chunk for chunk in found if not boilerplate.is_starter_text(chunk.text)]
         for chunk in found:
             chunk.headings = list(headings)
             chunk.title = chunk.title or (headings[-1] if headings else "")
@@ -100,6 +137,9 @@ def chunk_markdown(text: str) -> list[Chunk]:
             chunks.append(chunk)
     if meta:
         _apply_frontmatter(chunks, meta)
+    if about:
+        for chunk in chunks:
+            chunk.about = " · ".join(about)
     return chunks
 
 
@@ -135,17 +175,19 @@ def _sections(lines: list[str], start: int) -> list[_Section]:
         heading = None if fenced else _HEADING.match(line)
         if heading and heading.group(2).strip():
             sections.append(_Section(len(heading.group(1)), heading.group(2).strip(), number + 1))
-        else:
+        elif fenced or not boilerplate.is_template_prompt(line):
             sections[-1].body.append((number + 1, line))
     return sections
 
 
-def _blocks(body: list[tuple[int, str]]) -> list[Chunk]:
-    """Table rows, list items and prose runs of one section body."""
+def _blocks(body: list[tuple[int, str]], about: list[str]) -> list[Chunk]:
+    """Table rows, list items and prose runs of one section body; what a metadata table
+    says the file is about goes into ``about``."""
     chunks: list[Chunk] = []
     prose: list[tuple[int, str]] = []
     index = 0
     fenced = False
+    group = ""
 
     def flush() -> None:
         chunks.extend(_prose_chunks(prose))
@@ -166,10 +208,18 @@ def _blocks(body: list[tuple[int, str]]) -> list[Chunk]:
             and len(split_cells(line)) == len(split_cells(body[index + 1][1]))
         ):
             flush()
-            index = _table_rows(body, index, chunks)
+            if boilerplate.is_metadata_header(split_cells(line)):
+                index = _metadata(body, index, about)
+            else:
+                index = _table_rows(body, index, chunks)
             continue
         if _ITEM.match(line):
             flush()
+            if not line[:1].isspace():
+                group = ""
+            label = _LABEL_ITEM.match(line)
+            if label and index + 1 < len(body) and _ITEM.match(body[index + 1][1]):
+                group = label.group(1).strip() if body[index + 1][1][:1].isspace() else ""
             end = index + 1
             while end < len(body) and _continues_item(body, end):
                 end += 1
@@ -177,7 +227,9 @@ def _blocks(body: list[tuple[int, str]]) -> list[Chunk]:
             while item and not item[-1].strip():
                 item.pop()
                 end -= 1
-            chunks.append(Chunk("\n".join(item).strip(), number, body[end - 1][0]))
+            chunk = Chunk("\n".join(item).strip(), number, body[end - 1][0], item=True)
+            chunk.group = group if line[:1].isspace() else ""
+            chunks.append(chunk)
             index = max(end, index + 1)
             continue
         prose.append((number, line))
@@ -193,6 +245,19 @@ def _continues_item(body: list[tuple[int, str]], at: int) -> bool:
         nxt = body[at + 1][1] if at + 1 < len(body) else ""
         return bool(nxt.strip()) and nxt[:1] in (" ", "\t") and not _ITEM.match(nxt)
     return line[:1] in (" ", "\t") and not _ITEM.match(line)
+
+
+def _metadata(body: list[tuple[int, str]], start: int, about: list[str]) -> int:
+    """A ``Field | Value`` table: no chunk; its topic (and summary, keywords) go to ``about``."""
+    index = start + 2
+    while index < len(body) and body[index][1].strip() and is_table_line(body[index][1]):
+        cells = [unescape_cell(c).strip() for c in split_cells(body[index][1])]
+        if len(cells) >= 2 and cells[0].casefold() in boilerplate.ABOUT_FIELDS:
+            value = cells[1]
+            if value and not placeholders.is_default(value) and value not in about:
+                about.append(value)
+        index += 1
+    return index
 
 
 def _table_rows(body: list[tuple[int, str]], start: int, out: list[Chunk]) -> int:
@@ -216,7 +281,7 @@ def _table_rows(body: list[tuple[int, str]], start: int, out: list[Chunk]) -> in
         if sid and lowered.get("topic"):
             title = f"{sid} · {lowered['topic']}"
         stamp = lowered.get("updated at") or lowered.get("date") or lowered.get("started at")
-        chunk = Chunk(text, number, number, title=title.strip())
+        chunk = Chunk(text, number, number, title=title.strip(), item=True)
         chunk.session_id = sid.strip() if sid else None
         chunk.date = first_date(stamp) if stamp else None
         out.append(chunk)

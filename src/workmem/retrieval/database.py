@@ -17,7 +17,10 @@ from ..root import Workspace
 
 #: 3: a chunk's embedding hash covers both of its views (``records.EmbedViews``).
 #: 4: a template's placeholder ("None") is no longer a chunk.
-SCHEMA_VERSION = "4"
+#: 5: words are stemmed by ``stemming`` (word families) before FTS5, which only splits;
+#:    templates are no chunks (``boilerplate``); a chunk has a ``label`` (``labels``);
+#:    a third FTS column ``sec`` holds the words of its sections and kind (``vocabulary``).
+SCHEMA_VERSION = "6"
 DB_NAME = "search.sqlite"
 
 SCHEMA = """
@@ -28,12 +31,12 @@ CREATE TABLE files(
 CREATE TABLE chunks(
     id INTEGER PRIMARY KEY, cid TEXT NOT NULL UNIQUE, path TEXT NOT NULL, kind TEXT NOT NULL,
     seq INTEGER NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
-    date TEXT, session_id TEXT, title TEXT NOT NULL, text TEXT NOT NULL,
-    tokens INTEGER NOT NULL, ehash TEXT NOT NULL);
+    date TEXT, session_id TEXT, title TEXT NOT NULL, label TEXT NOT NULL, text TEXT NOT NULL,
+    tokens INTEGER NOT NULL, ehash TEXT NOT NULL, item INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX chunks_path ON chunks(path, seq);
 CREATE INDEX chunks_date ON chunks(date);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
-    body, ctx, tokenize = 'porter unicode61 remove_diacritics 2');
+    body, ctx, sec, tokenize = 'unicode61 remove_diacritics 2');
 CREATE TABLE vectors(
     chunk INTEGER NOT NULL, model TEXT NOT NULL, ehash TEXT NOT NULL, vec BLOB NOT NULL,
     PRIMARY KEY (chunk, model));

@@ -22,10 +22,17 @@ A query may name several times; the rules, in order:
    bound, and ranking scores by distance to a single range.
 
 Words that name no day ("a few days ago", 幾天前, 며칠 전) give no range.
+
+A bare weekday ("what did we do on Monday", 週二, 火曜日, 화요일) or day of the month ("on
+the 2nd", 2號, 2日), which the date engine never guesses (an event said to happen "on
+Tuesday" may be next Tuesday), is read here as the most recent such day, today included: a
+question to a memory is about the past. It is used only when the query names no other
+time.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -63,6 +70,59 @@ def first_date(text: str) -> str | None:
     return found.isoformat() if found else None
 
 
+_WEEKDAY = re.compile(
+    r"\b(?P<en>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
+    r"|(?:週|周|星期|禮拜|礼拜)(?P<zh>[一二三四五六日天])"
+    r"|(?P<ja>[月火水木金土日])曜"
+    r"|(?P<ko>[월화수목금토일])요일",
+    re.IGNORECASE,
+)
+_EN_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_CHARS = {"zh": "一二三四五六日", "ja": "月火水木金土日", "ko": "월화수목금토일"}
+
+
+def bare_weekdays(query: str, today: date) -> DateRange | None:
+    """The most recent day (today included) of each weekday ``query`` names, as one range."""
+    days: list[date] = []
+    for match in _WEEKDAY.finditer(query):
+        if match.group("en"):
+            target = _EN_DAYS.index(match.group("en").lower())
+        else:
+            script = next(name for name in _DAY_CHARS if match.group(name))
+            char = match.group(script)
+            target = 6 if char == "天" else _DAY_CHARS[script].index(char)
+        days.append(today - timedelta(days=(today.weekday() - target) % 7))
+        if len(days) >= query_bounds.MAX_DATES:
+            break
+    return DateRange(min(days), max(days)) if days else None
+
+
+_MONTH_DAY = re.compile(
+    r"\bthe\s+(?P<en>[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)\b"
+    r"|(?<![0-9月/\-.])(?P<cjk>[1-9]|[12][0-9]|3[01])\s*[號号日](?![間间前後后])",
+    re.IGNORECASE,
+)
+
+
+def bare_month_days(query: str, today: date) -> DateRange | None:
+    """The most recent day (today included) of each day of the month ``query`` names."""
+    days: list[date] = []
+    for match in _MONTH_DAY.finditer(query):
+        number = int(match.group("en") or match.group("cjk"))
+        year, month = today.year, today.month
+        for _ in range(3):  # "the 31st" asked in April is March's
+            if number <= today.day or (year, month) != (today.year, today.month):
+                try:
+                    days.append(date(year, month, number))
+                    break
+                except ValueError:
+                    pass
+            year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+        if len(days) >= query_bounds.MAX_DATES:
+            break
+    return DateRange(min(days), max(days)) if days else None
+
+
 def query_range(query: str, today: date) -> DateRange | None:
     """The time ``query`` names, resolved against ``today``, or None when it names none.
 
@@ -71,7 +131,7 @@ def query_range(query: str, today: date) -> DateRange | None:
     query = query_bounds.prefix(query, query_bounds.MAX_DATE_CHARS)
     hits = [hit for hit in find_dates(query, today) if hit.resolved][: query_bounds.MAX_DATES]
     if not hits:
-        return None
+        return bare_weekdays(query, today) or bare_month_days(query, today)
     written = _written_out(query, today, hits)
     framed = [_in_the_past(hit, today) for hit in _years_framed(hits, written)]
     kept = [hit for hit in framed if hit.span in written] or framed

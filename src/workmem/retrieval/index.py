@@ -286,7 +286,7 @@ class SearchIndex:
         # Chunking is imported only when a file changed: most queries find nothing to do.
         from ..redact import redact
         from .chunker import chunk_file
-        from .records import chunk_records
+        from .records import kept_vectors, store_chunks
 
         error = None
         chunks: list[Chunk] = []
@@ -303,24 +303,9 @@ class SearchIndex:
         except FormatError as exc:
             error = str(exc)
             report.problems[file.rel] = error
-        kept = _vectors_of(con, file.rel)
+        kept = kept_vectors(con, file.rel)
         report.chunks_removed += self._drop(con, file.rel)
-        for row, body, ctx in chunk_records(file, _redacted(chunks)):
-            cursor = con.execute(
-                "INSERT INTO chunks(cid, path, kind, seq, line_start, line_end, date, session_id,"
-                " title, text, tokens, ehash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                row,
-            )
-            rowid = cursor.lastrowid
-            con.execute(
-                "INSERT INTO chunks_fts(rowid, body, ctx) VALUES (?,?,?)", (rowid, body, ctx)
-            )
-            for model, vec in kept.get(str(row[-1]), []):
-                con.execute(
-                    "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) VALUES (?,?,?,?)",
-                    (rowid, model, row[-1], vec),
-                )
-            report.chunks_added += 1
+        report.chunks_added += store_chunks(con, file, chunks, kept)
         con.execute(
             "INSERT OR REPLACE INTO files(path, kind, mtime_ns, size, hash, error)"
             " VALUES (?,?,?,?,?,?)",
@@ -390,7 +375,7 @@ class SearchIndex:
             con.close()
 
     def _attach_old(self, con: sqlite3.Connection) -> None:
-        """Make the old index's vectors reusable by ``_vectors_of`` (if it is readable)."""
+        """Make the old index's vectors reusable by ``records.kept_vectors`` (if it is readable)."""
         old = self._open_checked()
         if old is None:
             return
@@ -419,31 +404,3 @@ def _stale(
     if known is None or known[0] != mtime_ns or known[1] != size:
         return True
     return now_ns - mtime_ns < RACY_NS
-
-
-def _redacted(chunks: list[Chunk]) -> list[Chunk]:
-    """Chunks as the index may hold them: no secret enters it, whoever wrote the file."""
-    from ..redact import redact
-
-    for chunk in chunks:
-        chunk.text = redact(chunk.text)[0]
-        chunk.title = redact(chunk.title)[0]
-        chunk.headings = [redact(heading)[0] for heading in chunk.headings]
-    return chunks
-
-
-def _vectors_of(con: sqlite3.Connection, rel: str) -> dict[str, list[tuple[str, bytes]]]:
-    """Stored vectors of a file's chunks by embedding-text hash, to keep across re-chunking."""
-    found: dict[str, list[tuple[str, bytes]]] = {}
-    rows = con.execute(
-        "SELECT v.ehash, v.model, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk"
-        " WHERE c.path = ?",
-        (rel,),
-    ).fetchall()
-    with contextlib.suppress(sqlite3.OperationalError):  # no old index attached
-        rows += con.execute(
-            "SELECT ehash, model, vec FROM carried WHERE path = ?", (rel,)
-        ).fetchall()
-    for ehash, model, vec in rows:
-        found.setdefault(ehash, []).append((model, vec))
-    return found

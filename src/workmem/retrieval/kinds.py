@@ -2,8 +2,9 @@
 
 The kind comes from the path alone (DESIGN.md "The memory root"), so a walk over the
 folders is enough to know what changed without opening any file. Files that are derived
-(``log-index.md``, ``state.json``), mirrors (``memory/daily/``) or runtime state
-(``.workmem/``) are left out on purpose: indexing them would only return the same text twice.
+(``log-index.md``), mirrors (``memory/daily/``) or runtime state (``.workmem/``) are left
+out on purpose: indexing them would only return the same text twice. Of ``state.json``
+only the notes of sessions still open are read (``pending``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ RELAY = "relay"
 RESUMPTION = "resumption"
 #: An agent's own transcript (optional, see ``transcript_source``); not a memory file.
 TRANSCRIPT = "transcript"
+#: Notes of a session not ended yet, kept in ``state.json`` until ``end`` (``pending``).
+PENDING = "pending"
 
 KINDS: tuple[str, ...] = (
     BOARD,
@@ -44,10 +47,17 @@ KINDS: tuple[str, ...] = (
     RELAY,
     RESUMPTION,
     TRANSCRIPT,
+    PENDING,
 )
 
+#: Kinds whose files open with a header their writer fills in (the relay snapshot's time,
+#: model and context use): metadata, not memory, so not a search hit.
+PREAMBLE_KINDS = frozenset({RELAY})
+
 #: Kinds whose entries lose value with age; curated and typed memory do not.
-TIMELY_KINDS = frozenset({BOARD, SNAPSHOT, NOTES, DAILY, EVENT, RELAY, ARCHIVE, TRANSCRIPT})
+TIMELY_KINDS = frozenset(
+    {BOARD, SNAPSHOT, NOTES, DAILY, EVENT, RELAY, ARCHIVE, TRANSCRIPT, PENDING}
+)
 
 TYPED_TYPES = ("project", "feedback", "user", "reference")
 _DAILY = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
@@ -123,6 +133,7 @@ def _classify_top(rel: str, name: str) -> MemoryFile | None:
         "archive.md": ARCHIVE,
         "relay-snapshot.md": RELAY,
         "resumption.md": RESUMPTION,
+        "state.json": PENDING,
     }
     if name in fixed:
         return MemoryFile(rel, fixed[name])

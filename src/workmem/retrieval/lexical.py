@@ -20,10 +20,18 @@ scored set small without changing what a selective query finds:
   term a chunk holds, so ``rare AND common`` scores the chunks that hold both exactly and
   ``rare`` alone those that hold no common term; a chunk's best score of the two is exact.
 * Below ``COMMON_MIN_CHUNKS`` chunks nothing of this applies: every query is fast.
+
+When this finds too little (fewer than ``FEW`` chunks), the query is asked again, graded
+down: each word the memory never uses (a typo, another form of a name: "postgresql" where
+the notes say "Postgres", "dependancy") stands for the memory's own words that start like
+it (``widen``), the longest start of five letters or more that an indexed word shares,
+read from the index's term list. What this second pass finds ranks below what the first
+found (``FALLBACK_SHARE`` of its score). A word the memory does use is never widened.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass
 
@@ -47,9 +55,14 @@ class Plan:
     after: int | None = None
 
 
-def plan(con: sqlite3.Connection, query: str) -> Plan | None:
-    """The FTS5 queries for ``query``; None when it holds nothing searchable."""
+def plan(con: sqlite3.Connection, query: str, *, widened: bool = False) -> Plan | None:
+    """The FTS5 queries for ``query``; None when it holds nothing searchable.
+
+    ``widened``: the graded-down pass, unknown words standing for their nearest ones.
+    """
     atoms = analyze.query_terms(query)
+    if widened:
+        atoms = widen(con, atoms)
     if not atoms:
         return None
     total = chunk_count(con)
@@ -79,6 +92,47 @@ def plan(con: sqlite3.Connection, query: str) -> Plan | None:
     return Plan(full, (rare_query, f"({rare_query}) AND ({common_query})"), last - window)
 
 
+#: Fewer candidates than this and the query is asked again, graded down (``widen``).
+FEW = 10
+#: What a chunk found only by the graded-down pass keeps of its score.
+FALLBACK_SHARE = 0.5
+#: The shortest start of a word that may stand for it (``widen``), and how many of the
+#: memory's words one unknown word may become.
+PREFIX_MIN = 5
+PREFIX_WORDS = 4
+_PLAIN_ATOM = re.compile(r'^"([a-z]{6,})"$')
+
+
+def widen(con: sqlite3.Connection, atoms: list[str]) -> list[str]:
+    """``atoms`` with each plain word the index does not hold replaced by the indexed
+    words sharing its longest start (see the module docstring); others unchanged."""
+    out: list[str] = []
+    for atom in atoms:
+        found = _PLAIN_ATOM.match(atom)
+        if found is None or _matches(con, atom):
+            out.append(atom)
+            continue
+        out.extend(analyze.quote(term) for term in _nearest_terms(con, found.group(1)))
+    return list(dict.fromkeys(out))
+
+
+def _nearest_terms(con: sqlite3.Connection, word: str) -> list[str]:
+    con.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_terms"
+        " USING fts5vocab(main, 'chunks_fts', 'row')"
+    )
+    for length in range(len(word) - 1, PREFIX_MIN - 1, -1):
+        start = word[:length]
+        rows = con.execute(
+            "SELECT term FROM temp.chunks_terms WHERE term >= ? AND term < ?"
+            " ORDER BY doc DESC LIMIT ?",
+            (start, start + "\uffff", PREFIX_WORDS),
+        ).fetchall()
+        if rows:
+            return [term for (term,) in rows]
+    return []
+
+
 def _matches(con: sqlite3.Connection, atom: str) -> int:
     """Rows matching one atom: reading a doclist without scoring it is cheap."""
     row = con.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (atom,))
@@ -88,18 +142,35 @@ def _matches(con: sqlite3.Connection, atom: str) -> int:
 def candidates(
     con: sqlite3.Connection,
     query: str,
-    columns: tuple[float, float],
+    columns: tuple[float, float, float],
     where: str,
     params: list[object],
     limit: int,
 ) -> dict[int, float]:
     """Up to about ``3 * limit`` chunk ids with their BM25 score (higher is better).
 
-    ``where`` filters on ``chunks c`` (see ``search._where``). A window that holds fewer
+    ``where`` filters on ``chunks c`` (see ``filters.where_clause``). A window that holds fewer
     than ``limit`` matching chunks (a narrow filter, say) is widened until it holds enough
     or covers the whole index, so a bound never hides the only matches there are.
     """
-    chosen = plan(con, query)
+    found = _candidates(con, plan(con, query), columns, where, params, limit)
+    if len(found) < FEW:
+        fallback = plan(con, query, widened=True)
+        if fallback is not None and fallback != plan(con, query):
+            more = _candidates(con, fallback, columns, where, params, limit)
+            for chunk, score in more.items():
+                found.setdefault(chunk, score * FALLBACK_SHARE)
+    return found
+
+
+def _candidates(
+    con: sqlite3.Connection,
+    chosen: Plan | None,
+    columns: tuple[float, float, float],
+    where: str,
+    params: list[object],
+    limit: int,
+) -> dict[int, float]:
     if chosen is None:
         return {}
     found: dict[int, float] = {}
@@ -124,7 +195,7 @@ def candidates(
 def _scored(
     con: sqlite3.Connection,
     match: str,
-    columns: tuple[float, float],
+    columns: tuple[float, float, float],
     where: str,
     params: list[object],
     limit: int,
@@ -133,13 +204,13 @@ def _scored(
     bound, bound_params = ("", []) if after is None else (" AND f.rowid > ?", [after])
     if where:
         sql = (
-            "SELECT f.rowid, -bm25(chunks_fts, ?, ?) AS s FROM chunks_fts f"
+            "SELECT f.rowid, -bm25(chunks_fts, ?, ?, ?) AS s FROM chunks_fts f"
             f" JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ?{bound}{where}"
             " ORDER BY s DESC LIMIT ?"
         )
     else:  # no filter: FTS alone, no join per matching row
         sql = (
-            "SELECT f.rowid, -bm25(chunks_fts, ?, ?) AS s FROM chunks_fts f"
+            "SELECT f.rowid, -bm25(chunks_fts, ?, ?, ?) AS s FROM chunks_fts f"
             f" WHERE chunks_fts MATCH ?{bound} ORDER BY s DESC LIMIT ?"
         )
     rows = con.execute(sql, [*columns, match, *bound_params, *params, limit])

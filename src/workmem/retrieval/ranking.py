@@ -44,6 +44,10 @@ class Weights:
     #: BM25 column weights: the chunk's own text, its context (headings, date, neighbours).
     body: float = 2.0
     context: float = 1.0
+    #: BM25 weight of the section column: the words of the sections an entry is filed
+    #: under and of its kind (``vocabulary``, ``labels``), matched only by the term a
+    #: question's form adds ("should … be split?" -> decision).
+    section: float = 1.0
     #: Lift of an entry inside the time a query names ("in January", "last spring"). 1.0
     #: (was 0.3): on a simulated year, the share of top-5 hits inside "last winter" went
     #: 0.27 -> 0.75 and inside "last spring" 0.80 -> 1.00, a season being no word of the
@@ -53,6 +57,9 @@ class Weights:
     half_life_days: float = 30.0
     group: float = 0.15
     near_session: float = 0.1
+    #: Lift of an entry of the kind a question's form asks for (``vocabulary``: the
+    #: resumption note for "what should I pick up next?").
+    asked_kind: float = 0.5
     #: How much a chunk whose heading names what the query names is lifted (see ``fuse``).
     title: float = 2.0
     #: The least share a heading match counts for, however long the question: in "What
@@ -107,10 +114,16 @@ def title_match(asked: set[str], title: str | None) -> float:
 
 @lru_cache(maxsize=65536)
 def _heading_words(title: str) -> frozenset[str]:
+    """The heading's terms, and the term of each section family it files entries under
+    ("Resumption note" holds "next": the question "what's next?" names it)."""
     # Every query reads the headings of ~300 candidates; the same ones again and again.
     from .analyze import index_terms
+    from .stemming import stem
+    from .vocabulary import families_of_heading
 
-    return frozenset(index_terms(title).split())
+    terms = set(index_terms(title).split())
+    terms.update(stem(family.term) for family in families_of_heading(title))
+    return frozenset(terms)
 
 
 def fuse(
@@ -121,6 +134,7 @@ def fuse(
     named: DateRange | None = None,
     today: date | None = None,
     near_session: str | None = None,
+    asked_kinds: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """Score every candidate in place and return them best first."""
     if not candidates:
@@ -151,5 +165,7 @@ def fuse(
             boost += weights.recency * 0.5 ** (age / weights.half_life_days)
         if near_session and c.session_id == near_session:
             boost += weights.near_session
+        if c.kind in asked_kinds:
+            boost += weights.asked_kind
         c.score += boost
     return sorted(candidates, key=lambda c: (-c.score, c.chunk))

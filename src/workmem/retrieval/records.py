@@ -19,6 +19,7 @@ normalised 0.639; on the holdout 0.569 -> 0.623).
 from __future__ import annotations
 
 import calendar
+import contextlib
 import hashlib
 import sqlite3
 from collections.abc import Iterator
@@ -106,19 +107,36 @@ def date_words(day: str | None) -> str:
     return f"{day} {month} {day[:4]}"
 
 
-def chunk_records(file: kinds.MemoryFile, chunks: list[Chunk]) -> Iterator[tuple[Row, str, str]]:
-    """For each chunk: its ``chunks`` row (without id), FTS body and FTS context."""
+def chunk_records(
+    file: kinds.MemoryFile, chunks: list[Chunk]
+) -> Iterator[tuple[Row, str, str, str]]:
+    """For each chunk: its ``chunks`` row (without id), FTS body, context and section.
+
+    A list item or table row is an entry of its own: its neighbours are other entries
+    (the next file of a list, the next decision), so it is searched and embedded without
+    them; prose (a daily-log entry, a chat turn) keeps them.
+
+    The context holds, besides the headings and the date, what the file is about (a
+    session's topic). The section column holds the words of the section families the
+    entry is filed under and of its kind (``vocabulary``, ``labels.kind_words``), in every
+    language: "哪些檔案" reaches an English "Files" section, "what does the user prefer"
+    a user memory whose text is all in Chinese.
+    """
+    from .labels import kind_words, label
     from .tokens import count_tokens
+    from .vocabulary import heading_words
 
     seen: dict[str, int] = {}
     neighbours = file.kind in NEIGHBOUR_KINDS
+    own_words = kind_words(file)
     for seq, chunk in enumerate(chunks):
         base = text_hash(f"{file.rel}\0{chunk.text}")[:12]
         seen[base] = seen.get(base, 0) + 1
         cid = base if seen[base] == 1 else f"{base}-{seen[base]}"
-        context = [*chunk.headings, chunk.title, date_words(chunk.date)]
+        context = [*chunk.headings, chunk.title, date_words(chunk.date), chunk.about]
+        section = index_terms(f"{heading_words(chunk.headings)} {own_words}")
         before = after = None
-        if neighbours:
+        if neighbours and not chunk.item:
             if seq > 0:
                 before = (chunks[seq - 1].title, chunks[seq - 1].text)
             if seq + 1 < len(chunks):
@@ -136,11 +154,13 @@ def chunk_records(file: kinds.MemoryFile, chunks: list[Chunk]) -> Iterator[tuple
             chunk.date,
             chunk.session_id,
             chunk.title,
+            label(file, chunk),
             chunk.text,
             count_tokens(chunk.text),
             embed_views(chunk.title, chunk.text, before, after).hash,
+            int(chunk.item),
         )
-        yield row, index_terms(chunk.text), index_terms(" ".join(c for c in context if c))
+        yield row, index_terms(chunk.text), index_terms(" ".join(c for c in context if c)), section
 
 
 def stored_embed_views(con: sqlite3.Connection, ids: list[int]) -> dict[int, EmbedViews]:
@@ -148,13 +168,13 @@ def stored_embed_views(con: sqlite3.Connection, ids: list[int]) -> dict[int, Emb
     out: dict[int, EmbedViews] = {}
     for chunk_id in ids:
         row = con.execute(
-            "SELECT path, kind, seq, title, text FROM chunks WHERE id = ?", (chunk_id,)
+            "SELECT path, kind, seq, title, text, item FROM chunks WHERE id = ?", (chunk_id,)
         ).fetchone()
         if row is None:
             continue
-        path, kind, seq, title, text = row
+        path, kind, seq, title, text, item = row
         before = after = None
-        if kind in NEIGHBOUR_KINDS:
+        if kind in NEIGHBOUR_KINDS and not item:
             near = {
                 s: (t, x)
                 for s, t, x in con.execute(
@@ -165,3 +185,61 @@ def stored_embed_views(con: sqlite3.Connection, ids: list[int]) -> dict[int, Emb
             before, after = near.get(seq - 1), near.get(seq + 1)
         out[chunk_id] = embed_views(title, text, before, after)
     return out
+
+
+def store_chunks(
+    con: sqlite3.Connection,
+    file: kinds.MemoryFile,
+    chunks: list[Chunk],
+    kept: dict[str, list[tuple[str, bytes]]],
+) -> int:
+    """Insert a file's chunks (redacted first) with their FTS columns; a vector in ``kept``
+    whose embedding text is unchanged goes back to its chunk. Returns the chunks stored."""
+    stored = 0
+    for row, body, ctx, sec in chunk_records(file, _redacted(chunks)):
+        cursor = con.execute(
+            "INSERT INTO chunks(cid, path, kind, seq, line_start, line_end, date, session_id,"
+            " title, label, text, tokens, ehash, item) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            row,
+        )
+        rowid = cursor.lastrowid
+        con.execute(
+            "INSERT INTO chunks_fts(rowid, body, ctx, sec) VALUES (?,?,?,?)",
+            (rowid, body, ctx, sec),
+        )
+        ehash = str(row[-2])
+        for model, vec in kept.get(ehash, []):
+            con.execute(
+                "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) VALUES (?,?,?,?)",
+                (rowid, model, ehash, vec),
+            )
+        stored += 1
+    return stored
+
+
+def _redacted(chunks: list[Chunk]) -> list[Chunk]:
+    """Chunks as the index may hold them: no secret enters it, whoever wrote the file."""
+    from ..redact import redact
+
+    for chunk in chunks:
+        chunk.text = redact(chunk.text)[0]
+        chunk.title = redact(chunk.title)[0]
+        chunk.headings = [redact(heading)[0] for heading in chunk.headings]
+    return chunks
+
+
+def kept_vectors(con: sqlite3.Connection, rel: str) -> dict[str, list[tuple[str, bytes]]]:
+    """Stored vectors of a file's chunks by embedding-text hash, to keep across re-chunking."""
+    found: dict[str, list[tuple[str, bytes]]] = {}
+    rows = con.execute(
+        "SELECT v.ehash, v.model, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk"
+        " WHERE c.path = ?",
+        (rel,),
+    ).fetchall()
+    with contextlib.suppress(sqlite3.OperationalError):  # no old index attached
+        rows += con.execute(
+            "SELECT ehash, model, vec FROM carried WHERE path = ?", (rel,)
+        ).fetchall()
+    for ehash, model, vec in rows:
+        found.setdefault(ehash, []).append((model, vec))
+    return found

@@ -8,7 +8,6 @@ time. The index refreshes changed files before answering, so callers never reind
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,16 +16,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import clock
-from ..errors import FormatError, LockTimeoutError, NotFoundError, UsageError
+from ..errors import LockTimeoutError, NotFoundError, UsageError
 from ..root import Workspace
 from . import analyze
 from .bounds import bound_query
-from .dates import query_range
-from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit
+from .dates import DateRange, query_range
+from .filters import check_filters, filter_day, where_clause
+from .hits import COLUMNS, Hit, Timeline, check_id, day, fetch, make_hit, one_per_text
 from .index import Progress, RefreshReport, SearchIndex
-from .kinds import KINDS
 from .lexical import candidates
 from .ranking import Candidate, Weights, fuse, title_match
+from .settings import SearchSettings, search_settings
+from .vocabulary import asked_kinds
 
 if TYPE_CHECKING:
     from .embedders import QueryVector
@@ -40,139 +41,11 @@ __all__ = [
     "index_transcript",
     "reindex",
     "search",
+    "search_settings",
     "timeline",
 ]
 
 SESSION_ENV = "WORKMEM_SESSION_ID"
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    embedder: str
-    embed_url: str | None
-    weights: Weights
-    transcripts: bool = False
-    #: Refresh the index in the background after each save (``warm``).
-    warm: bool = True
-
-    def index(self, workspace: Workspace) -> SearchIndex:
-        return SearchIndex(workspace, transcripts=self.transcripts)
-
-
-#: ``search_settings`` per settings file, with the file's stat and the embedder override
-#: they were read under. Checking and parsing ``workmem.toml`` was about 0.3 ms of a 5 ms
-#: lexical search; a process that searches again (the MCP server, the web viewer, a
-#: benchmark) now pays one ``stat``.
-_SETTINGS_SEEN: dict[Path, tuple[tuple[object, ...], SearchSettings]] = {}
-_SETTINGS_SEEN_MAX = 64
-
-
-def search_settings(workspace: Workspace) -> SearchSettings:
-    """``[search]`` of ``workmem.toml``: ``embedder``, ``embed_url``, ``transcripts``,
-    ``warm``, ``[search.weights]``.
-
-    ``WORKMEM_EMBEDDER`` overrides the embedder for one process (tests, benchmarks).
-    """
-    path = workspace.config_file
-    key = _settings_key(path)
-    seen = _SETTINGS_SEEN.get(path)
-    if key is not None and seen is not None and seen[0] == key:
-        return seen[1]
-    settings = _read_search_settings(workspace)
-    if key is not None:
-        if len(_SETTINGS_SEEN) >= _SETTINGS_SEEN_MAX:
-            _SETTINGS_SEEN.clear()
-        _SETTINGS_SEEN[path] = (key, settings)
-    return settings
-
-
-def _settings_key(path: Path) -> tuple[object, ...] | None:
-    """What must be unchanged for settings read before to still hold; None: read again.
-
-    The file's identity is part of it, so a file swapped for a symlink elsewhere is read
-    (and refused) again. A file written within the last two seconds is always re-read: a
-    second write in the same clock tick can leave mtime and size as they were.
-    """
-    import time
-
-    from .index import RACY_NS
-
-    override = os.environ.get("WORKMEM_EMBEDDER")
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return ("absent", override)
-    except OSError:
-        return None
-    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
-        return None
-    return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size, override)
-
-
-def _read_search_settings(workspace: Workspace) -> SearchSettings:
-    from ..config import load_settings
-
-    table = load_settings(workspace).section("search")
-    where = str(workspace.config_file)
-    spec = os.environ.get("WORKMEM_EMBEDDER") or table.get("embedder", "none")
-    url = table.get("embed_url")
-    weights_table = table.get("weights", {})
-    if not isinstance(spec, str) or (url is not None and not isinstance(url, str)):
-        raise FormatError("[search] embedder and embed_url must be strings", path=where)
-    if not isinstance(weights_table, dict):
-        raise FormatError("[search.weights] must be a table", path=where)
-    transcripts = table.get("transcripts", False)
-    warm = table.get("warm", True)
-    if not isinstance(transcripts, bool) or not isinstance(warm, bool):
-        raise FormatError("[search] transcripts and warm must be true or false", path=where)
-    weights = Weights.from_settings(weights_table, where)
-    return SearchSettings(spec, url, weights, transcripts, warm)
-
-
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def filter_day(value: str | None, name: str) -> date | None:
-    """A ``since``/``until`` value as a date; anything but a real ``YYYY-MM-DD`` day is a
-    ``UsageError`` that names the option (every face passes its text through here)."""
-    if value is None or not value.strip():
-        return None
-    text = value.strip()
-    if _DAY.fullmatch(text):
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            pass
-    shown = text if len(text) <= 40 else text[:40] + "…"
-    raise UsageError(f"{name} takes a date YYYY-MM-DD, got {shown!r}")
-
-
-def _check_filters(kinds: Sequence[str] | None, since: date | None, until: date | None) -> None:
-    unknown = sorted(set(kinds or ()) - set(KINDS))
-    if unknown:
-        raise UsageError(f"unknown kind(s) {', '.join(unknown)}: use {', '.join(KINDS)}")
-    if since and until and since > until:
-        raise UsageError(f"--since {since} is after --until {until}")
-
-
-def _where(
-    kinds: Sequence[str] | None, since: date | None, until: date | None, session: str | None
-) -> tuple[str, list[object]]:
-    clauses: list[str] = []
-    params: list[object] = []
-    if kinds:
-        clauses.append(f"c.kind IN ({','.join('?' * len(kinds))})")
-        params.extend(kinds)
-    if since:
-        clauses.append("c.date >= ?")
-        params.append(since.isoformat())
-    if until:
-        clauses.append("c.date IS NOT NULL AND c.date <= ?")
-        params.append(until.isoformat())
-    if session:
-        clauses.append("c.session_id = ?")
-        params.append(session)
-    return "".join(f" AND {c}" for c in clauses), params
 
 
 def search(
@@ -195,13 +68,16 @@ def search(
     """
     if k < 1:
         raise UsageError("k must be at least 1")
-    _check_filters(kinds, since, until)
+    check_filters(kinds, since, until)
     query = bound_query(query)  # a pasted 60 KB prompt costs what its start costs
     settings = search_settings(workspace)
     weights = weights or settings.weights
-    model = embedder_for(embedder or settings.embedder, settings.embed_url)
+    from .inhook import active
+
+    # A hook never waits for a model: its searches are by words only (``inhook``).
+    model = None if active() else embedder_for(embedder or settings.embedder, settings.embed_url)
     vector = None
-    if model is not None and weights.dense > 0 and query.strip():
+    if model is not None and weights.dense > 0 and analyze.has_words(query):
         from .embedders import QueryVector
 
         # Embedding the query is most of a dense search's time: it runs on the other
@@ -209,7 +85,12 @@ def search(
         vector = QueryVector(model, query)
     if near_session is None:
         near_session = os.environ.get(SESSION_ENV) or None
-    request = _Request(query, k, kinds, since, until, session, near_session, weights, model)
+    # The background warmer embeds with the configured model; another one given for this
+    # search only (tests, benchmarks) embeds what it needs itself (``embed_missing``).
+    configured = embedder is None or embedder.strip() == settings.embedder.strip()
+    request = _Request(
+        query, k, kinds, since, until, session, near_session, weights, model, configured
+    )
     index = settings.index(workspace)
     with index.connect() as con:
         try:
@@ -233,6 +114,8 @@ class _Request:
     near_session: str | None
     weights: Weights
     model: Any
+    #: ``model`` is the one of ``workmem.toml``, which a background warmer embeds with.
+    configured: bool = False
 
 
 def embedder_for(spec: str, url: str | None) -> Any:
@@ -253,6 +136,8 @@ def _raise_if_busy(exc: sqlite3.DatabaseError) -> None:
         ) from exc
 
 
+#: How far below the k-th hit copies of a hit's text are looked for (``one_per_text``).
+SAME_TEXT_DEPTH = 3
 #: The fewest candidates a lexical-only query ranks (see ``candidate_pool``).
 LEXICAL_POOL = 50
 
@@ -278,20 +163,20 @@ def _ranked(
 ) -> list[Hit]:
     query, weights, kinds = request.query, request.weights, request.kinds
     limit = candidate_pool(weights, request.k, dense=vector is not None)
-    where, params = _where(kinds, request.since, request.until, request.session)
+    where, params = where_clause(kinds, request.since, request.until, request.session)
     found: dict[int, Candidate] = {}
-    lexical = candidates(con, query, (weights.body, weights.context), where, params, limit)
+    columns = (weights.body, weights.context, weights.section)
+    lexical = candidates(con, query, columns, where, params, limit)
     for chunk, score in lexical.items():
         found[chunk] = Candidate(chunk, "", "", None, None, lexical=score)
     today = clock.now().date()
-    named = query_range(query, today)
+    named = query_range(query, today) or _latest_asked(con, query, today)
     if named is not None and weights.date > 0:
         # The time a query names is a sub-query of its own: the best matches inside that
         # time are candidates even when the rest of the memory holds better ones, and
         # "what did we do yesterday" (no searchable word) still finds that day.
         inside = " AND c.date BETWEEN ? AND ?"
         span = [named.start.isoformat(), named.end.isoformat()]
-        columns = (weights.body, weights.context)
         found_inside = candidates(con, query, columns, where + inside, [*params, *span], limit)
         for chunk, score in found_inside.items():
             found.setdefault(chunk, Candidate(chunk, "", "", None, None, lexical=score))
@@ -304,9 +189,9 @@ def _ranked(
             found.setdefault(chunk, Candidate(chunk, "", "", None, None))
     floor = 0.0
     if vector is not None:
-        from .vectors import QUERY_EMBED_BUDGET_S, dense_candidates, ensure_vectors, load_table
+        from .vectors import dense_candidates, embed_missing, load_table
 
-        ensure_vectors(index, con, request.model, budget_s=QUERY_EMBED_BUDGET_S, wait=0.0)
+        embed_missing(index, con, request.model, configured=request.configured)
         table = load_table(index, con, request.model)
         keep = table.mask(
             set(kinds) if kinds else None, request.since, request.until, request.session
@@ -317,7 +202,7 @@ def _ranked(
     if not found:
         return []
     rows = fetch(con, list(found))
-    asked = set(analyze.index_terms(query).split())
+    asked = analyze.asked_terms(query)
     for row in rows.values():
         c = found[row[0]]
         c.kind, c.path, c.session_id = row[2], row[3], row[7]
@@ -330,6 +215,7 @@ def _ranked(
         named=named,
         today=today,
         near_session=request.near_session,
+        asked_kinds=asked_kinds(query),
     )
     if weights.spread > 0:
         from .gathering import asks_for_several, spread_over_files
@@ -337,7 +223,28 @@ def _ranked(
         if asks_for_several(query):
             ranked = spread_over_files(ranked, weights.spread)
     needles = analyze.highlight_terms(query)
-    return [make_hit(rows[c.chunk], c.score, needles) for c in ranked[: request.k]]
+    # The same text in two files (a snapshot's file list and its notes' copy) is one hit
+    # with both places; copies ranked far below the k-th hit are not looked for.
+    head = ranked[: max(SAME_TEXT_DEPTH * request.k, 30)]
+    unique = one_per_text([rows[c.chunk] for c in head])
+    if len(unique) < request.k < len(ranked):  # copies filled the head: look further
+        head = ranked
+        unique = one_per_text([rows[c.chunk] for c in head])
+    scores = {c.chunk: c.score for c in head}
+    return [make_hit(row, scores[row[0]], needles, also) for row, also in unique[: request.k]]
+
+
+def _latest_asked(con: sqlite3.Connection, query: str, today: date) -> DateRange | None:
+    """The last day with entries, when the question asks for the latest ("what's next?")."""
+    from .vocabulary import asked_families
+
+    if not any(family.latest for family in asked_families(query)):
+        return None
+    row = con.execute(
+        "SELECT max(date) FROM chunks WHERE date IS NOT NULL AND date <= ?", (today.isoformat(),)
+    ).fetchone()
+    last = day(row[0]) if row else None
+    return DateRange(last, last) if last else None
 
 
 def get(workspace: Workspace, chunk_id: str) -> Hit:
@@ -368,10 +275,10 @@ def timeline(
     """
     if before < 0 or after < 0:
         raise UsageError("--before and --after cannot be negative")
-    _check_filters(kinds, None, None)
+    check_filters(kinds, None, None)
     anchor = get(workspace, chunk_id)
     index = search_settings(workspace).index(workspace)
-    where, params = _where(kinds, None, None, None)
+    where, params = where_clause(kinds, None, None, None)
     with index.connect() as con:
         seq = con.execute("SELECT seq FROM chunks WHERE cid = ?", (anchor.id,)).fetchone()
         if seq is None:

