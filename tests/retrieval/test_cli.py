@@ -185,3 +185,16 @@ def test_an_install_without_bytecode_keeps_it_in_the_user_cache(
         assert cli.bytecode_cache() == str(tmp_path / "cache" / "pycache")
         assert sys.pycache_prefix == str(tmp_path / "cache" / "pycache")
         assert sys.dont_write_bytecode is False
+
+
+def test_a_search_where_there_is_no_memory_says_how_to_start_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "plain-folder"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    monkeypatch.delenv("WORKMEM_ROOT", raising=False)
+    code, out, err = run(["search", "SQLite"], capsys)
+    assert code == 0 and "There is no memory here yet" in out and "workmem init" in out
+    assert "No memory matches" not in out and not err
+    assert list(empty.iterdir()) == []  # a search starts no memory root

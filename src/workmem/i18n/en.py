@@ -57,6 +57,10 @@ MESSAGES: dict[str, str] = {
     "search.nothing_dated_closest": (
         "Nothing in memory is dated {span}; the closest matches are shown."
     ),
+    "search.no_memory": (
+        "There is no memory here yet ({root}): "
+        "`workmem init` starts one, or name another folder with --root."
+    ),
     "search.cut": "Only the first {chars} characters of the question were searched.",
     # confirmations of the workflows a trigger phrase runs
     "flow.failed": "{workflow} failed: {error}",

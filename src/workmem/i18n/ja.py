@@ -57,6 +57,10 @@ MESSAGES: dict[str, str] = {
     "search.no_words": "{query} には検索できる言葉がありません。覚えている言葉で聞いてください。",
     "search.nothing_dated": "{span} の記録はありません。",
     "search.nothing_dated_closest": "{span} の記録はありません。最も近い結果を表示します。",
+    "search.no_memory": (
+        "ここにはまだメモリがありません（{root}）。"
+        "`workmem init` で作成するか、--root で別のフォルダを指定してください。"
+    ),
     "search.cut": "質問の最初の {chars} 文字だけを検索しました。",
     "flow.failed": "{workflow} に失敗しました: {error}",
     "flow.updated": (

@@ -55,6 +55,10 @@ MESSAGES: dict[str, str] = {
     "search.nothing_dated_closest": (
         "{span} 날짜의 기록이 없습니다. 가장 가까운 결과를 보여 줍니다."
     ),
+    "search.no_memory": (
+        "여기에는 아직 메모리가 없습니다({root}). "
+        "`workmem init`으로 만들거나 --root로 다른 폴더를 지정하세요."
+    ),
     "search.cut": "질문의 처음 {chars}자만 검색했습니다.",
     "flow.failed": "{workflow} 실패: {error}",
     "flow.updated": (

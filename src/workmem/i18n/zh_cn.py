@@ -51,6 +51,9 @@ MESSAGES: dict[str, str] = {
     "search.no_words": "{query} 没有可搜索的词：请用几个记得的词来问。",
     "search.nothing_dated": "记忆里没有 {span} 的内容。",
     "search.nothing_dated_closest": "记忆里没有 {span} 的内容；以下是最接近的结果。",
+    "search.no_memory": (
+        "这里还没有记忆（{root}）：`workmem init` 创建一个，或用 --root 指定其他文件夹。"
+    ),
     "search.cut": "只搜索了问题的前 {chars} 个字符。",
     "flow.failed": "{workflow} 失败：{error}",
     "flow.updated": (

@@ -50,6 +50,9 @@ MESSAGES: dict[str, str] = {
     "search.no_words": "{query} 沒有可搜尋的字：請用幾個記得的詞來問。",
     "search.nothing_dated": "記憶裡沒有 {span} 的內容。",
     "search.nothing_dated_closest": "記憶裡沒有 {span} 的內容；以下是最接近的結果。",
+    "search.no_memory": (
+        "這裡還沒有記憶（{root}）：`workmem init` 建立一個，或用 --root 指定其他資料夾。"
+    ),
     "search.cut": "只搜尋了問題的前 {chars} 個字元。",
     "flow.failed": "{workflow} 失敗：{error}",
     "flow.updated": (

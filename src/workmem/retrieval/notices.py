@@ -29,6 +29,8 @@ def notices(workspace: Workspace | None, query: str, hits: Sequence[Hit], today:
 
     language = language_for(workspace, words=query)
     said: list[str] = []
+    if workspace is not None and not hits and not _has_memory(workspace):
+        said.append(text(language, "search.no_memory", root=str(workspace.root)))
     asked = bounds.bound_query(query)
     span = query_range(asked, today)
     if not analyze.has_words(asked) and span is None:
@@ -52,3 +54,8 @@ def _inside(hit: Hit, span: DateRange) -> bool:
     except ValueError:
         return False
     return span.start <= day <= span.end
+
+
+def _has_memory(workspace: Workspace) -> bool:
+    """A memory root to search: its long-term file or its memory folder exists."""
+    return workspace.memory_dir.is_dir() or (workspace.root / "MEMORY.md").is_file()
