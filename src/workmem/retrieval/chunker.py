@@ -343,14 +343,20 @@ def _event_title(event: dict[str, object]) -> str:
     return " · ".join(dict.fromkeys(parts)) or str(event.get("id", "event"))
 
 
+def load_json(text: str, rel: str) -> object:
+    """A memory JSON file's data; ``FormatError`` naming the file and line when it is not
+    JSON (an index refresh reports it and goes on with the other files)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"invalid JSON: {exc.msg}", path=rel, line=exc.lineno) from None
+
+
 def chunk_events(text: str, rel: str = "memory/events.json") -> list[Chunk]:
     """One chunk per event of ``events.json`` (a list, or ``{"events": [...]}``)."""
     if not text.strip():
         return []
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"invalid JSON: {exc.msg}", path=rel, line=exc.lineno) from None
+    data = load_json(text, rel)
     if isinstance(data, dict):
         events = data.get("events")
         match = re.search(r'"events"\s*:\s*\[', text)

@@ -16,8 +16,7 @@ from __future__ import annotations
 import json
 import re
 
-from ..errors import FormatError
-from .chunker import Chunk
+from .chunker import Chunk, load_json
 from .dates import first_date
 
 #: Note kinds and the heading each is filed under (``vocabulary`` reads the heading).
@@ -34,10 +33,7 @@ def chunk_pending(text: str, rel: str = "memory/state.json") -> list[Chunk]:
     """One chunk per open note of ``state.json``; ``FormatError`` on unreadable JSON."""
     if not text.strip():
         return []
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"invalid JSON: {exc.msg}", path=rel, line=exc.lineno) from None
+    data = load_json(text, rel)
     sessions = data.get("open_sessions") if isinstance(data, dict) else None
     if not isinstance(sessions, dict):
         return []

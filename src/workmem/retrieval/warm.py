@@ -106,12 +106,9 @@ def refresh_soon(
             return None
         if not _behind(workspace):
             return None
-        _ask(workspace)
-        if _running(workspace):
-            return None
-        return _start(workspace)
     except (OSError, WorkmemError):
         return None
+    return embed_soon(workspace)
 
 
 def embed_soon(workspace: Workspace) -> subprocess.Popen[bytes] | None:
