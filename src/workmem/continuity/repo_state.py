@@ -11,7 +11,6 @@ save, a branch switched. Git is asked, never written to, and anything it cannot 
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,6 +76,8 @@ class Drift:
 
 
 def _git(folder: Path, *args: str) -> str | None:
+    import subprocess  # here: reading a recorded state (the roster, a resume) runs no git
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env["GIT_OPTIONAL_LOCKS"] = "0"  # a status must never take the index lock from a user
     try:
