@@ -172,14 +172,13 @@ def agent_context(src: Sources) -> list[str]:
     return lines[-3:]
 
 
-def last_reply(src: Sources, request: list[str] | None = None) -> list[str]:
-    """The agent's last words, unless the request part quotes them already (the question a
-    short follow-up answers)."""
+def last_reply(src: Sources, said: str = "") -> list[str]:
+    """The agent's last words, unless the request part quotes them already (``said``: the
+    words it quotes; the question a short follow-up answers)."""
     if src.facts is None or not src.facts.final_replies:
         return []
     reply = clip_words(src.facts.final_replies[-1], 600)
-    quoted = _words(" ".join(line for line in request or [] if line.startswith(">")))
-    return [] if quoted and _words(reply.rstrip(" …")) in quoted else [reply]
+    return [] if _within(reply, said) else [reply]
 
 
 def command_lines(src: Sources) -> list[str]:
@@ -264,14 +263,17 @@ def work_parts(src: Sources) -> list[Part]:
     decisions += [f"- {item}" for item in items(src.relay, "Decisions")]
     if src.account is not None:
         decisions += [f"- {item}" for item in src.account.decisions]
-    decisions = [d for d in decisions if not _answer_shown(d, request)]
-    questions = [q for q in questions if not _answered_since(q, decisions, request)]
+    said = _words(" ".join(line for line in request if line.startswith(">")))
+    # a pair whose answer is the request, quoted there with its question, is said already
+    decisions = [d for d in decisions if not _within(d.partition(" → ")[2], said)]
+    answered = {_words(d[2:].partition(" → ")[0]) for d in decisions if " → " in d}
+    questions = [q for q in questions if not _answered_since(q, answered, said)]
     preferences = [f"- {item}" for item in items(src.relay, "User Preferences")]
     if src.account is not None:
         preferences += [
             f"- {clip_words(item, 240)}"
             for item in src.account.instructions
-            if not _quoted_in(item, request)
+            if not _within(item, said)
         ]
     # rank: what is funded first when the budget is short (0: the plan, the request, the
     # files; 1: what shapes the next step; 2: what helps but can be looked up)
@@ -286,20 +288,11 @@ def work_parts(src: Sources) -> list[Part]:
         Part("Next actions and open questions", next_steps + questions, 0.08, level=3, rank=1),
         Part("Repository", repo_lines(src), 0.06, level=3, rank=1),
         Part("User preferences", preferences, 0.06, level=3),
-        Part("The last reply", last_reply(src, request), 0.08, level=3, rank=2),
+        Part("The last reply", last_reply(src, said), 0.08, level=3, rank=2),
         Part("Commands used", command_lines(src), 0.05, level=3, rank=2),
         Part("Learnings", learnings(src), 0.06, level=3, rank=2),
         Part("The session began with", first_request(src, request), 0.05, level=3, rank=2),
     ]
-
-
-def _answer_shown(decision: str, request: list[str]) -> bool:
-    """A question and its answer ("Shall I …? → draft the plan") whose answer is the last
-    request, shown with the question it answers already."""
-    _, arrow, answer = decision.partition(" → ")
-    answer = key(answer.rstrip(" .…"))
-    quoted = key(" ".join(line for line in request if line.startswith(">")))
-    return bool(arrow) and len(answer) >= 4 and answer in quoted
 
 
 def _words(text: str) -> str:
@@ -308,21 +301,17 @@ def _words(text: str) -> str:
     return " ".join(re.sub(r"[\W_]+", " ", text).split()).casefold()
 
 
-def _quoted_in(text: str, request: list[str]) -> bool:
-    """Whether the request part quotes ``text`` already."""
-    quoted = _words(" ".join(line for line in request if line.startswith(">")))
-    return bool(quoted) and _words(text) in quoted
+def _within(text: str, said: str) -> bool:
+    """Whether ``said`` (the words of what the request part quotes) holds ``text`` already."""
+    words = _words(text.rstrip(" .…"))
+    return len(words) >= 4 and words in said
 
 
-def _answered_since(question: str, decisions: list[str], request: list[str]) -> bool:
-    """An open question the user has answered since: a decision pairs it with its answer,
-    or the last request answers it (quoted with it)."""
+def _answered_since(question: str, answered: set[str], said: str) -> bool:
+    """An open question the user has answered since: a decision pairs it with its answer
+    (``answered``: those questions' words), or the request part quotes it with its answer."""
     asked = _words(question.removeprefix("- "))
-    if len(asked) < 8:
-        return False
-    pairs = (_words(d.removeprefix("- ").partition(" → ")[0]) for d in decisions if " → " in d)
-    quoted = _words(" ".join(line for line in request if line.startswith(">")))
-    return asked in quoted or any(asked == pair for pair in pairs)
+    return len(asked) >= 8 and (asked in answered or asked in said)
 
 
 def title_of(src: Sources) -> str | None:
