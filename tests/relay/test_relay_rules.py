@@ -134,3 +134,22 @@ def test_a_rule_the_user_set_in_the_transcript_is_a_user_preference(root: Path, 
     found = sections(root)["preferences"]
     assert "Short answers" in found
     assert "always run the linter before you propose a commit" in found
+
+
+def test_a_rule_the_user_set_is_kept_without_its_secret(root: Path, home: Path) -> None:
+    from workmem.continuity.briefing import build_resume
+
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    w = session(root, "s", used=130_000)
+    w.user(f"From now on, always push with the token {secret} to the mirror.")
+    w.assistant("Understood.")
+    w.user("# Release\nNow tag the release")
+    path = put(home, root, w, 1000)
+    snapshot(Workspace(root), SnapshotNotes(), transcript=path)
+    found = sections(root)["preferences"]
+    assert "always push with the token" in found and secret not in found
+    resumed = build_resume(
+        Workspace(root), session_id=None, transcript=path, platform="claude-code"
+    ).text
+    assert "always push with the token" in resumed and secret not in resumed
+    assert "\n# Release" not in resumed  # the user's heading is text, not a heading
